@@ -1,0 +1,69 @@
+"""Standard cards and the seeded shuffle shared by every game (RULES.md, "Cards, deals and seeds").
+
+A card is an int id `suit * 13 + rank - 1` with suits S H D C and ranks A=1 … K=13, so the
+unshuffled deck is `range(52)` in the order `AS 2S … KS AH … KC`.
+"""
+
+from __future__ import annotations
+
+from .errors import ParseError
+
+RANKS = "A23456789TJQK"
+SUITS = "SHDC"
+SUIT_SYMBOLS = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
+DECK_SIZE = 52
+
+MASK64 = (1 << 64) - 1
+
+
+def rank(card: int) -> int:
+    """Rank value of a card, A=1 … K=13."""
+    return card % 13 + 1
+
+
+def card_name(card: int) -> str:
+    """The card in notation: rank then suit, e.g. `TS`, `7H`."""
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def parse_card(text: str, line: int | None = None) -> int:
+    """A card id from `7H`, `TS`, `10S` or `7♥`; ParseError quoting the text otherwise."""
+    token = text.strip().upper()
+    for symbol, letter in SUIT_SYMBOLS.items():
+        token = token.replace(symbol, letter)
+    if token.startswith("10"):
+        token = "T" + token[2:]
+    if len(token) != 2 or token[0] not in RANKS or token[1] not in SUITS:
+        raise ParseError(f"{text!r} is not a card (rank A23456789TJQK or 10, then suit SHDC)", line)
+    return SUITS.index(token[1]) * 13 + RANKS.index(token[0])
+
+
+class SplitMix64:
+    """The PRNG of RULES.md; the Rust kernel has the identical generator."""
+
+    def __init__(self, seed: int):
+        self.state = seed & MASK64
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+
+def shuffled(items: list, seed: int) -> list:
+    """A copy of `items` shuffled by Fisher–Yates from the end, driven by SplitMix64(seed)."""
+    if not 0 <= seed <= MASK64:
+        raise ValueError(f"seed {seed} is not an unsigned 64-bit integer")
+    result = list(items)
+    rng = SplitMix64(seed)
+    for i in range(len(result) - 1, 0, -1):
+        j = rng.next() % (i + 1)
+        result[i], result[j] = result[j], result[i]
+    return result
+
+
+def shuffled_deck(seed: int) -> list[int]:
+    """The 52-card deck shuffled by `seed`."""
+    return shuffled(list(range(DECK_SIZE)), seed)

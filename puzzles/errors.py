@@ -1,0 +1,28 @@
+"""The errors winnable raises for bad input: all are ValueErrors whose message quotes the input."""
+
+
+class WinnableError(ValueError):
+    """Base of every error about what a user gave us (a deal, a position, a game name)."""
+
+
+class ParseError(WinnableError):
+    """Text that is not a deal or a position: a bad card, a wrong count, a malformed line.
+
+    `line` is the 1-based line number the problem is on, when there is one.
+    """
+
+    def __init__(self, message: str, line: int | None = None):
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+class IllegalPositionError(WinnableError):
+    """A well-formed position that cannot arise in the game (e.g. an odd number of cards gone)."""
+
+
+class IllegalMoveError(WinnableError):
+    """A move that is not legal in the position it is applied to."""
+
+
+class UnknownGameError(WinnableError):
+    """A game name that is not in the registry."""

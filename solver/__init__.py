@@ -1,0 +1,1 @@
+"""winnable's engine: solve, analyse and explain each game, on the Rust kernels and CP-SAT."""

@@ -1,0 +1,244 @@
+//! Twaalven en veertienen: T takes pairs summing to 12 (and Q+K), F pairs summing to 14.
+//!
+//! The counting invariant of RULES.md, generalised to any position: the remaining cards and the
+//! number of turns left for each player fix exactly how many pairs of each type must still be
+//! taken (see [`required_pairs`]). The search carries those counts and never takes a pair type
+//! whose count is used up, which prunes most of the tree for free.
+
+use crate::search::Game;
+
+pub const COLUMNS: usize = 13;
+pub const DEPTH: usize = 4;
+
+/// Pair types as rank pairs (A=1 … K=13): 0..7 are T's, 7..14 are F's.
+pub const PAIR_TYPES: [(u8, u8); 14] = [
+    (12, 13), (1, 11), (2, 10), (3, 9), (4, 8), (5, 7), (6, 6),
+    (1, 13), (2, 12), (3, 11), (4, 10), (5, 9), (6, 8), (7, 7),
+];
+
+pub fn rank(card: u8) -> u8 {
+    card % 13 + 1
+}
+
+/// How many pairs of each type must still be taken to clear cards with these rank counts
+/// (`counts[r]` for r in 1..=13) when T has `t_turns` and F has `f_turns` turns left; `None`
+/// when no such counts exist, which proves the position lost. The system has one solution at
+/// most, so trying every Q-K count finds it.
+pub fn required_pairs(counts: &[i32; 14], t_turns: i32, f_turns: i32) -> Option<[i32; 14]> {
+    let r = counts;
+    for qk in 0..=r[12].min(r[13]) {
+        let ak = r[13] - qk;
+        let aj = r[1] - ak;
+        let three_j = r[11] - aj;
+        let three_nine = r[3] - three_j;
+        let five_nine = r[9] - three_nine;
+        let five_seven = r[5] - five_nine;
+        let seven_seven2 = r[7] - five_seven;
+        let two_q = r[12] - qk;
+        let two_ten = r[2] - two_q;
+        let four_ten = r[10] - two_ten;
+        let four_eight = r[4] - four_ten;
+        let six_eight = r[8] - four_eight;
+        let six_six2 = r[6] - six_eight;
+        if seven_seven2 % 2 != 0 || six_six2 % 2 != 0 {
+            continue;
+        }
+        let need = [
+            qk, aj, two_ten, three_nine, four_eight, five_seven, six_six2 / 2,
+            ak, two_q, three_j, four_ten, five_nine, six_eight, seven_seven2 / 2,
+        ];
+        if need.iter().any(|&n| n < 0) {
+            continue;
+        }
+        if need[..7].iter().sum::<i32>() == t_turns && need[7..].iter().sum::<i32>() == f_turns {
+            return Some(need);
+        }
+    }
+    None
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub first: u8,
+    pub second: u8,
+    pub pair_type: u8,
+}
+
+#[derive(Clone)]
+pub struct Twaalven {
+    columns: [[u8; DEPTH]; COLUMNS],
+    heights: [u8; COLUMNS],
+    /// 0 = T to move, 1 = F.
+    to_move: u8,
+    remaining: u8,
+    need: [i8; 14],
+    /// For each rank, the set of columns whose top card has that rank.
+    tops: [u16; 14],
+}
+
+impl Twaalven {
+    /// A position from its columns (bottom card first) and the player to move.
+    /// `None` when the counting invariant already proves it lost.
+    pub fn new(columns: &[Vec<u8>], to_move: u8) -> Result<Option<Self>, String> {
+        if columns.len() != COLUMNS {
+            return Err(format!("expected {COLUMNS} columns, got {}", columns.len()));
+        }
+        let mut game = Twaalven {
+            columns: [[0; DEPTH]; COLUMNS],
+            heights: [0; COLUMNS],
+            to_move,
+            remaining: 0,
+            need: [0; 14],
+            tops: [0; 14],
+        };
+        let mut counts = [0i32; 14];
+        let mut seen = 0u64;
+        for (c, column) in columns.iter().enumerate() {
+            if column.len() > DEPTH {
+                return Err(format!("column {} holds {} cards", c + 1, column.len()));
+            }
+            for (d, &card) in column.iter().enumerate() {
+                if card >= 52 || seen & (1 << card) != 0 {
+                    return Err(format!("card id {card} is invalid or repeated"));
+                }
+                seen |= 1 << card;
+                game.columns[c][d] = card;
+                counts[rank(card) as usize] += 1;
+            }
+            game.heights[c] = column.len() as u8;
+            game.remaining += column.len() as u8;
+        }
+        if game.remaining % 2 != 0 {
+            return Err("an odd number of cards remains".into());
+        }
+        let turns = game.remaining as i32 / 2;
+        let (mover, other) = ((turns + 1) / 2, turns / 2);
+        let (t_turns, f_turns) = if to_move == 0 { (mover, other) } else { (other, mover) };
+        let Some(need) = required_pairs(&counts, t_turns, f_turns) else {
+            return Ok(None);
+        };
+        for (slot, n) in game.need.iter_mut().zip(need) {
+            *slot = n as i8;
+        }
+        for c in 0..COLUMNS {
+            if let Some(card) = game.top(c) {
+                game.tops[rank(card) as usize] |= 1 << c;
+            }
+        }
+        Ok(Some(game))
+    }
+
+    #[inline]
+    fn top(&self, column: usize) -> Option<u8> {
+        let h = self.heights[column] as usize;
+        (h > 0).then(|| self.columns[column][h - 1])
+    }
+
+    #[inline]
+    fn pop(&mut self, column: usize) {
+        let card = self.columns[column][self.heights[column] as usize - 1];
+        self.tops[rank(card) as usize] &= !(1 << column);
+        self.heights[column] -= 1;
+        if let Some(next) = self.top(column) {
+            self.tops[rank(next) as usize] |= 1 << column;
+        }
+    }
+
+    #[inline]
+    fn push_back(&mut self, column: usize) {
+        if let Some(covered) = self.top(column) {
+            self.tops[rank(covered) as usize] &= !(1 << column);
+        }
+        self.heights[column] += 1;
+        let card = self.columns[column][self.heights[column] as usize - 1];
+        self.tops[rank(card) as usize] |= 1 << column;
+    }
+}
+
+impl Game for Twaalven {
+    type Move = Move;
+
+    fn key(&self) -> u64 {
+        let mut key = self.to_move as u64;
+        for &h in &self.heights {
+            key = key * 5 + h as u64;
+        }
+        key
+    }
+
+    fn is_won(&self) -> bool {
+        self.remaining == 0
+    }
+
+    fn moves(&self, out: &mut Vec<Move>) {
+        let first_type = 7 * self.to_move as usize;
+        for t in first_type..first_type + 7 {
+            if self.need[t] == 0 {
+                continue;
+            }
+            let (ra, rb) = PAIR_TYPES[t];
+            let (mask_a, mask_b) = (self.tops[ra as usize], self.tops[rb as usize]);
+            let mut a_bits = mask_a;
+            while a_bits != 0 {
+                let a = a_bits.trailing_zeros() as u8;
+                a_bits &= a_bits - 1;
+                // Same-rank pairs: each unordered pair of columns once.
+                let mut b_bits = if ra == rb { mask_b & !((2u16 << a) - 1) } else { mask_b & !(1 << a) };
+                while b_bits != 0 {
+                    let b = b_bits.trailing_zeros() as u8;
+                    b_bits &= b_bits - 1;
+                    out.push(Move { first: a, second: b, pair_type: t as u8 });
+                }
+            }
+        }
+    }
+
+    fn apply(&mut self, mv: Move) {
+        self.pop(mv.first as usize);
+        self.pop(mv.second as usize);
+        self.need[mv.pair_type as usize] -= 1;
+        self.remaining -= 2;
+        self.to_move ^= 1;
+    }
+
+    fn undo(&mut self, mv: Move) {
+        self.push_back(mv.second as usize);
+        self.push_back(mv.first as usize);
+        self.need[mv.pair_type as usize] += 1;
+        self.remaining += 2;
+        self.to_move ^= 1;
+    }
+}
+
+/// The seeded deal: card k of the shuffled deck goes to column k % 13, depth k / 13.
+pub fn deal(seed: u64) -> Vec<Vec<u8>> {
+    let deck = crate::rng::shuffled_deck(seed);
+    (0..COLUMNS).map(|c| (0..DEPTH).map(|d| deck[d * COLUMNS + c]).collect()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{solve, Budget, Outcome};
+    use crate::table::LostTable;
+
+    #[test]
+    fn full_deck_needs_each_pair_twice_and_doubles_once() {
+        let counts = { let mut c = [4; 14]; c[0] = 0; c };
+        let need = required_pairs(&counts, 13, 13).unwrap();
+        assert_eq!(need, [2, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 2, 2, 1]);
+    }
+
+    #[test]
+    fn seeded_deals_are_decided() {
+        let mut table = LostTable::new(1 << 20);
+        for seed in 1..20 {
+            for starter in 0..2 {
+                let mut game = Twaalven::new(&deal(seed), starter).unwrap().unwrap();
+                let budget = Budget { node_limit: 0, time_limit: None };
+                let result = solve(&mut game, &mut table, budget);
+                assert_ne!(result.outcome, Outcome::Unknown);
+            }
+        }
+    }
+}
