@@ -81,9 +81,6 @@ class Position:
     columns: tuple[tuple[int, ...], ...]
     to_move: str | None = None
 
-    def __post_init__(self):
-        check_position(self)
-
     @property
     def remaining(self) -> int:
         return sum(len(column) for column in self.columns)
@@ -211,10 +208,9 @@ def parse(text: str) -> Position:
         for column, number in zip(columns, column_lines):
             if len(column) != DEPTH:
                 raise ParseError(f"a column of {len(column)} cards; a deal has {DEPTH} in each", number)
-    try:
-        return Position(tuple(columns), to_move)
-    except IllegalPositionError as error:
-        raise IllegalPositionError(f"position: {error}") from None
+    position = Position(tuple(columns), to_move)
+    check_position(position)
+    return position
 
 
 def format_position(position: Position) -> str:

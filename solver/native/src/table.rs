@@ -10,6 +10,9 @@ pub struct LostTable {
     slots: Vec<u64>,
     mask: usize,
     pub stored: u64,
+    /// Buckets written since the last clear, while few enough that clearing just them is
+    /// cheaper than clearing the whole table (many small solves in a row stay fast).
+    touched: Vec<u32>,
 }
 
 impl LostTable {
@@ -17,7 +20,7 @@ impl LostTable {
     /// Memory is 8 bytes a slot.
     pub fn new(entries: usize) -> Self {
         let size = entries.max(1024).next_power_of_two();
-        LostTable { slots: vec![0; size], mask: size - 1, stored: 0 }
+        LostTable { slots: vec![0; size], mask: size - 1, stored: 0, touched: Vec::new() }
     }
 
     pub fn capacity(&self) -> usize {
@@ -46,10 +49,24 @@ impl LostTable {
         let slot = free.unwrap_or((key as usize >> 3) % WAYS);
         bucket[slot] = key + 1;
         self.stored += 1;
+        if self.stored as usize <= self.max_touched() {
+            self.touched.push(start as u32);
+        }
+    }
+
+    fn max_touched(&self) -> usize {
+        self.slots.len() / 64
     }
 
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = 0);
+        if self.stored as usize <= self.max_touched() {
+            for &start in &self.touched {
+                self.slots[start as usize..start as usize + WAYS].fill(0);
+            }
+        } else {
+            self.slots.fill(0);
+        }
+        self.touched.clear();
         self.stored = 0;
     }
 }

@@ -201,6 +201,26 @@ impl Game for Twaalven {
         self.to_move ^= 1;
     }
 
+    /// Dead when the last turn cannot be played: it takes the final two cards, which are
+    /// bottom cards of two columns, so they must form a still-needed pair of the player whose
+    /// turn is last.
+    fn is_dead(&self) -> bool {
+        let mut bottoms_of_rank = [0u16; 14];
+        for c in 0..COLUMNS {
+            if self.heights[c] > 0 {
+                bottoms_of_rank[rank(self.columns[c][0]) as usize] |= 1 << c;
+            }
+        }
+        let turns_left = self.remaining / 2;
+        let last_player = (self.to_move ^ ((turns_left + 1) & 1)) as usize;
+        let playable = (7 * last_player..7 * last_player + 7).any(|t| {
+            let (ra, rb) = PAIR_TYPES[t];
+            let (a, b) = (bottoms_of_rank[ra as usize], bottoms_of_rank[rb as usize]);
+            self.need[t] > 0 && if ra == rb { a.count_ones() >= 2 } else { a != 0 && b != 0 }
+        });
+        !playable
+    }
+
     fn undo(&mut self, mv: Move) {
         self.push_back(mv.second as usize);
         self.push_back(mv.first as usize);
