@@ -28,7 +28,7 @@ def kernel() -> TwaalvenKernel:
 def line_from_columns(start: Position, column_pairs: list[tuple[int, int]]) -> list[Move]:
     """Turns the kernel's (column, column) line into moves, replaying each by the reference rules."""
     moves, position = [], start
-    for ca, cb in column_pairs:
+    for ca, cb in map(sorted, column_pairs):
         move = Move(position.to_move, (position.columns[ca][-1], position.columns[cb][-1]), (ca, cb))
         position = position.apply(move)  # raises if the kernel proposed an illegal move
         moves.append(move)
@@ -97,21 +97,27 @@ def solve(position: Position, budget: Budget | None = None) -> SolveResult:
     )
 
 
-def analyse(position: Position, budget: Budget | None = None) -> AnalyseResult:
+def explain(position: Position, budget: Budget | None = None):
+    """Why the deal or position cannot be won (or that it can), in checkable words."""
+    return twaalven_explain.explain(position, budget or Budget())
+
+
+def analyse(position: Position, budget: Budget | None = None, progress=iter) -> AnalyseResult:
     """For every legal move of the player to move (each starter, for a deal): does it keep the
-    game winnable? Losing moves get a short reason where one is found."""
+    game winnable? Losing moves get a short reason where one is found. `progress` wraps the
+    list of moves (e.g. in a progress bar)."""
     budget = budget or Budget()
     total = Stats()
     verdicts = []
-    for start in starters_of(position):
-        for move in start.legal_moves():
-            after = start.apply(move)
-            verdict, _, stats = decide(after, budget)
-            total.nodes += stats.nodes
-            total.seconds += stats.seconds
-            label = {WINNABLE: "keeps winnable", UNWINNABLE: "loses"}.get(verdict, UNKNOWN)
-            reason = twaalven_explain.short_reason(after) if verdict == UNWINNABLE else None
-            verdicts.append(MoveVerdict(move, label, reason))
+    moves = [(start, move) for start in starters_of(position) for move in start.legal_moves()]
+    for start, move in progress(moves):
+        after = start.apply(move)
+        verdict, _, stats = decide(after, budget)
+        total.nodes += stats.nodes
+        total.seconds += stats.seconds
+        label = {WINNABLE: "keeps winnable", UNWINNABLE: "loses"}.get(verdict, UNKNOWN)
+        reason = twaalven_explain.short_reason(after) if verdict == UNWINNABLE else None
+        verdicts.append(MoveVerdict(move, label, reason))
     whole = solve(position, budget)
     total.nodes += whole.stats.nodes
     total.seconds += whole.stats.seconds

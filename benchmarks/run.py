@@ -1,0 +1,83 @@
+"""Speed and scale of a game's solver over a range of seeded deals, printed as a table.
+
+    python benchmarks/run.py twaalven --seeds 1-1000 [--time-limit 10] [--node-limit 0]
+
+Per deal it times `solve` as the API runs it (both starters, solution replayed), and reports the
+decided and winnable shares, the distribution of seconds per deal, the kernel's nodes per second
+(search time inside the kernel only), which method decided, and the process's peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import time
+from collections import Counter
+
+from solver.registry import game
+from solver.result import UNKNOWN, WINNABLE, Budget
+
+
+def seed_range(text: str) -> range:
+    first, _, last = text.partition("-")
+    return range(int(first), int(last or first) + 1)
+
+
+def percentile(sorted_values: list[float], share: float) -> float:
+    index = min(len(sorted_values) - 1, max(0, round(share * (len(sorted_values) - 1))))
+    return sorted_values[index]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("--seeds", type=seed_range, default=seed_range("1-1000"))
+    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--node-limit", type=int, default=0)
+    args = parser.parse_args()
+
+    entry = game(args.game)
+    seconds, verdicts, methods, starters = [], Counter(), Counter(), Counter()
+    nodes = kernel_seconds = 0.0
+    slowest = (0.0, None)
+    for seed in args.seeds:
+        position = entry.rules.deal(seed)
+        start = time.perf_counter()
+        result = entry.engine.solve(position, Budget(args.time_limit, args.node_limit))
+        elapsed = time.perf_counter() - start
+        seconds.append(elapsed)
+        slowest = max(slowest, (elapsed, seed))
+        verdicts[result.verdict] += 1
+        methods[result.stats.method] += 1
+        starters["+".join(result.starters) or "none"] += 1
+        nodes += result.stats.nodes
+        kernel_seconds += result.stats.seconds
+
+    count = len(seconds)
+    seconds.sort()
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rows = [
+        ("game", entry.title),
+        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({count} deals)"),
+        ("decided", f"{100 * (count - verdicts[UNKNOWN]) / count:.1f}%"),
+        ("winnable", f"{100 * verdicts[WINNABLE] / count:.1f}%"),
+        ("verdicts", ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items()))),
+        ("winning starters", ", ".join(f"{s} {n}" for s, n in sorted(starters.items()))),
+        ("decided by", ", ".join(f"{m} {n}" for m, n in sorted(methods.items()))),
+        ("median s/deal", f"{statistics.median(seconds):.6f}"),
+        ("p90 s/deal", f"{percentile(seconds, 0.90):.6f}"),
+        ("p99 s/deal", f"{percentile(seconds, 0.99):.6f}"),
+        ("max s/deal", f"{seconds[-1]:.6f} (seed {slowest[1]})"),
+        ("total s", f"{sum(seconds):.3f}"),
+        ("nodes", f"{int(nodes)}"),
+        ("kernel nodes/s", f"{nodes / kernel_seconds:,.0f}" if kernel_seconds else "-"),
+        ("peak memory", f"{peak_mib:.0f} MiB"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}")
+
+
+if __name__ == "__main__":
+    main()

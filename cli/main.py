@@ -1,0 +1,205 @@
+"""The `winnable` command line: deal, solve, explain and analyse any registered game."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from puzzles.errors import WinnableError
+from solver.registry import GAMES, game as lookup
+from solver.result import Budget
+
+EXIT_CODES = """\b
+Exit codes:
+  0    the command ran; the verdict (winnable, unwinnable or unknown) is in its output
+  1    an internal error (a bug in winnable: please report it)
+  2    bad input or usage: a malformed deal or position, an unknown game, a missing file
+  130  interrupted (Ctrl-C)"""
+
+INPUT_HELP = """\b
+A deal or position comes from FILE ('-' reads standard input) or from --seed N.
+Twaalven en veertienen: 13 lines, one column each, cards separated by spaces, bottom
+(covered) card first, free card last; '#' starts a comment. A position mid-game may have
+shorter or empty ('-') columns and adds a line 'to-move: T' or 'to-move: F'."""
+
+
+class InputError(click.ClickException):
+    """Bad input: one clear line on stderr and exit code 2, no traceback."""
+
+    exit_code = 2
+
+    def format_message(self) -> str:
+        return self.message
+
+
+def game_choice(name: str):
+    try:
+        return lookup(name)
+    except WinnableError as error:
+        raise InputError(str(error)) from None
+
+
+def load(entry, source: str | None, seed: int | None):
+    """The deal or position named by FILE or --seed, parsed by the game's rules."""
+    if (source is None) == (seed is None):
+        raise click.UsageError("give either a FILE ('-' for standard input) or --seed N, not both")
+    try:
+        if seed is not None:
+            return entry.rules.deal(seed)
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8") as handle:
+                text = handle.read()
+        return entry.rules.parse(text)
+    except OSError as error:
+        raise InputError(f"cannot read {source}: {error.strerror}") from None
+    except WinnableError as error:
+        where = "standard input" if source == "-" else source or f"seed {seed}"
+        raise InputError(f"{where}: {error}") from None
+
+
+def source_options(command):
+    """GAME, FILE and --seed: how every command names its deal or position."""
+    command = click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Use the seeded deal N.")(command)
+    command = click.argument("source", metavar="[FILE]", required=False)(command)
+    return click.argument("game_name", metavar="GAME")(command)
+
+
+def budget_options(command):
+    command = click.option(
+        "--node-limit", type=click.IntRange(0), default=0, show_default=True,
+        help="Stop after this many search nodes (0: no limit); the verdict is then 'unknown'.",
+    )(command)
+    command = click.option(
+        "--time-limit", type=click.FloatRange(0, min_open=True), default=30.0, show_default=True,
+        help="Stop after this many seconds; the verdict is then 'unknown'.",
+    )(command)
+    return click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")(command)
+
+
+def emit_json(payload: dict) -> None:
+    click.echo(json.dumps(payload, indent=2))
+
+
+@click.group(epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
+def main():
+    """winnable: exact solver and puzzle analyser for open-information card games.
+
+    GAME is one of the registered games (see `winnable games`).
+    """
+
+
+@main.command()
+def games():
+    """List the games winnable knows."""
+    for name, entry in sorted(GAMES.items()):
+        click.echo(f"{name:12} {entry.title}")
+
+
+@main.command(epilog=EXIT_CODES)
+@source_options
+def deal(game_name, source, seed):
+    """Print a deal (from --seed N or FILE) in the game's text format."""
+    entry = game_choice(game_name)
+    position = load(entry, source, seed)
+    header = f"# {entry.title}, seed {seed}\n" if seed is not None else ""
+    click.echo(header + entry.rules.format_position(position), nl=False)
+
+
+@main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
+@source_options
+@budget_options
+def solve(game_name, source, seed, as_json, time_limit, node_limit):
+    """Is the deal or position winnable, by which starter(s), and how?
+
+    \b
+    --json prints {"game", "verdict", "starters", "starter", "solution",
+    "explanation", "stats": {"nodes", "seconds", "method"}}: solution is the
+    list of turns from the start (played by "starter" first), each
+    {"player": "T"|"F", "cards": ["9H", "5C"], "columns": [4, 11]},
+    columns numbered from 1; stats.seconds is search time in the process.
+    """
+    entry = game_choice(game_name)
+    position = load(entry, source, seed)
+    result = entry.engine.solve(position, Budget(time_limit, node_limit))
+    if as_json:
+        emit_json({**result.to_json(), "seed": seed})
+        return
+    click.echo(f"{entry.title}{f', seed {seed}' if seed is not None else ''}")
+    click.echo(f"verdict: {result.verdict}")
+    if result.starters:
+        click.echo(f"winning starter(s): {', '.join(result.starters)}")
+    if result.solution:
+        click.echo(f"solution ({result.starter} starts):")
+        for number, move in enumerate(result.solution, start=1):
+            click.echo(f"{number:3}. {move}")
+    if result.explanation:
+        click.echo(f"why: {result.explanation}")
+    if result.verdict == "unknown":
+        click.echo("the search hit its budget; raise --time-limit or --node-limit to decide it")
+    stats = result.stats
+    click.echo(f"stats: {stats.nodes} nodes, {stats.seconds:.6f} s, method {stats.method}")
+
+
+@main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
+@source_options
+@budget_options
+def explain(game_name, source, seed, as_json, time_limit, node_limit):
+    """Why a deal or position cannot be won, in words a player can check."""
+    entry = game_choice(game_name)
+    position = load(entry, source, seed)
+    explanation = entry.engine.explain(position, Budget(time_limit, node_limit))
+    if as_json:
+        emit_json({"game": entry.name, **explanation.to_json(), "seed": seed})
+        return
+    click.echo(f"verdict: {explanation.verdict}")
+    for reason in explanation.reasons:
+        click.echo(f"- {reason}")
+
+
+@main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
+@source_options
+@budget_options
+def analyse(game_name, source, seed, as_json, time_limit, node_limit):
+    """For every legal move: does it keep the game winnable?
+
+    \b
+    Each move is marked 'keeps winnable', 'loses' or 'unknown'; losing moves
+    get a short reason where one is found. --json prints {"game", "verdict",
+    "moves": [{"move", "notation", "verdict", "reason"}], "stats"}.
+    """
+    entry = game_choice(game_name)
+    position = load(entry, source, seed)
+    result = entry.engine.analyse(position, Budget(time_limit, node_limit), progress=progress_bar)
+    if as_json:
+        emit_json({**result.to_json(), "seed": seed})
+        return
+    click.echo(f"verdict: {result.verdict}")
+    for verdict in result.moves:
+        reason = f"  ({verdict.reason})" if verdict.reason else ""
+        click.echo(f"{str(verdict.move):40} {verdict.verdict}{reason}")
+    if not result.moves:
+        click.echo("no legal moves")
+
+
+def progress_bar(items, description: str = "moves"):
+    """A tqdm bar on a terminal, silent when stderr is piped."""
+    from tqdm import tqdm
+
+    return tqdm(items, desc=description, unit=description.split()[-1], disable=None, leave=False)
+
+
+def run():
+    """The console script: click's handling, but Ctrl-C exits 130 without a traceback."""
+    try:
+        code = main.main(standalone_mode=False)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except (click.Abort, KeyboardInterrupt):
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
