@@ -1,0 +1,368 @@
+"""Surveys: solve every deal of a seed range with a pool of workers and keep one row per deal.
+
+Rows live in SQLite (WAL mode), UNIQUE(game, variant, seed): a survey asks the store which seeds
+of its range are done and solves only the others, so it resumes after Ctrl-C, a crash or kill -9
+without redoing or duplicating a stored deal. Rows are committed in batched transactions (at
+least every COMMIT_EVERY seconds), so an interrupt loses at most the deals still in flight, and
+never leaves a half-written row. The workers are local processes or, with an address, a Dask
+distributed cluster; the functions they run are plain top-level functions (spawn-safe).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import signal
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, NamedTuple
+
+from puzzles.errors import WinnableError
+
+from .result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
+
+#: SQLite integers are signed 64-bit, so stored seeds stop at 2^63 - 1.
+MAX_SEED = 2**63 - 1
+SCHEMA_VERSION = 1
+COMMIT_EVERY = 0.25  # seconds between transactions while results stream in
+CHUNK = 64  # deals per task handed to a worker, at most
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS deals (
+    game     TEXT    NOT NULL,
+    variant  TEXT    NOT NULL,  -- '' for the game's standard rules
+    seed     INTEGER NOT NULL,
+    verdict  TEXT    NOT NULL,  -- winnable, unwinnable or unknown
+    starters TEXT,              -- winning starters, comma-separated ('' if none)
+    score    INTEGER,           -- for games whose solve reports a score; NULL otherwise
+    nodes    INTEGER NOT NULL,  -- search nodes
+    seconds  REAL    NOT NULL,  -- worker time to deal and solve (both starters, line replayed)
+    method   TEXT    NOT NULL,  -- what decided it: dfs, invariant, cp-sat, ...
+    solution TEXT    NOT NULL,  -- the winning line, one move per line in the game's notation
+    UNIQUE (game, variant, seed)
+);
+"""
+
+
+class StoreError(WinnableError):
+    """A results database that cannot be used: not SQLite, a different schema, unreadable."""
+
+
+class Row(NamedTuple):
+    """One solved deal, as stored (the columns of the `deals` table, in order)."""
+
+    game: str
+    variant: str
+    seed: int
+    verdict: str
+    starters: str
+    score: int | None
+    nodes: int
+    seconds: float
+    method: str
+    solution: str
+
+
+def seed_range(text: str) -> range:
+    """Seeds from 'N' or 'FIRST-LAST' (inclusive); WinnableError for anything else."""
+    first, dash, last = text.strip().partition("-")
+    try:
+        low, high = int(first), int(last if dash else first)
+    except ValueError:
+        raise WinnableError(f"{text!r} is not a seed range like 1-1000 (or a single seed)") from None
+    if not 0 <= low <= high <= MAX_SEED:
+        if low > high:
+            raise WinnableError(f"seed range {text!r} is empty: the first seed is above the last")
+        raise WinnableError(f"seed range {text!r}: seeds must be between 0 and {MAX_SEED}")
+    return range(low, high + 1)
+
+
+def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval (95% by default) for a share `successes / n`."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    low = 0.0 if successes == 0 else (centre - spread) / scale  # exact ends, free of rounding
+    high = 1.0 if successes == n else (centre + spread) / scale
+    return low, high
+
+
+@dataclass
+class Summary:
+    """Verdict counts for one game and variant, with the winnable share and its interval.
+
+    The interval counts `unknown` deals both ways: its low end treats them as unwinnable, its
+    high end as winnable, so it holds whatever their true verdicts are.
+    """
+
+    game: str
+    variant: str
+    deals: int
+    verdicts: dict[str, int]
+
+    @property
+    def share(self) -> float | None:
+        return self.verdicts[WINNABLE] / self.deals if self.deals else None
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        low, _ = wilson(self.verdicts[WINNABLE], self.deals)
+        _, high = wilson(self.verdicts[WINNABLE] + self.verdicts[UNKNOWN], self.deals)
+        return low, high
+
+    def to_json(self) -> dict:
+        low, high = self.interval
+        return {
+            "game": self.game,
+            "variant": self.variant,
+            "deals": self.deals,
+            "verdicts": dict(self.verdicts),
+            "winnable_share": self.share,
+            "wilson_low": low,
+            "wilson_high": high,
+        }
+
+
+class Store:
+    """The SQLite results database. `read_only` opens an existing one without changing it."""
+
+    def __init__(self, path: str, read_only: bool = False):
+        self.path = path
+        try:
+            if read_only:
+                if not os.path.isfile(path):
+                    raise StoreError(f"{path}: no such results database")
+                self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+                version = self.db.execute("PRAGMA user_version").fetchone()[0]
+            else:
+                self.db = sqlite3.connect(path, timeout=30)
+                version = self._create()
+        except sqlite3.DatabaseError as error:
+            raise StoreError(f"{path}: not a results database ({error})") from None
+        if version != SCHEMA_VERSION:
+            self.db.close()
+            raise StoreError(f"{path}: schema version {version}; this winnable reads version {SCHEMA_VERSION}")
+
+    def _create(self) -> int:
+        """Sets up WAL mode and, on a new database, the schema; returns the schema version."""
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a crash still keeps every commit
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0:
+            if self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                raise StoreError(f"{self.path}: an SQLite database, but not a winnable results database")
+            self.db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+            version = SCHEMA_VERSION
+        return version
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def add(self, rows: list[Row]) -> None:
+        """Stores rows in one transaction; a seed already stored keeps its first row."""
+        if rows:
+            with self.db:
+                self.db.executemany(f"INSERT OR IGNORE INTO deals VALUES ({', '.join('?' * len(Row._fields))})", rows)
+
+    def done(self, game: str, variant: str, seeds: range) -> set[int]:
+        """The seeds of `seeds` already stored."""
+        cursor = self.db.execute(
+            "SELECT seed FROM deals WHERE game = ? AND variant = ? AND seed BETWEEN ? AND ?",
+            (game, variant, seeds.start, seeds.stop - 1),
+        )
+        return {seed for (seed,) in cursor}
+
+    def rows(self, game: str | None = None, variant: str | None = None) -> list[Row]:
+        """Stored rows, by game, variant and seed; optionally of one game (and variant)."""
+        sql, args = "SELECT * FROM deals", []
+        if game is not None:
+            sql, args = sql + " WHERE game = ?", [game]
+            if variant is not None:
+                sql, args = sql + " AND variant = ?", [game, variant]
+        return [Row(*row) for row in self.db.execute(sql + " ORDER BY game, variant, seed", args)]
+
+    def summary(self, game: str, variant: str, seeds: range | None = None) -> Summary:
+        """Verdict counts of the stored deals of a game and variant (within `seeds`, if given)."""
+        sql, args = "SELECT verdict, count(*) FROM deals WHERE game = ? AND variant = ?", [game, variant]
+        if seeds is not None:
+            sql, args = sql + " AND seed BETWEEN ? AND ?", [*args, seeds.start, seeds.stop - 1]
+        verdicts = dict.fromkeys((WINNABLE, UNWINNABLE, UNKNOWN), 0)
+        verdicts.update(self.db.execute(sql + " GROUP BY verdict", args).fetchall())
+        return Summary(game, variant, sum(verdicts.values()), verdicts)
+
+    def groups(self) -> list[tuple[str, str]]:
+        """Every (game, variant) with stored rows."""
+        return self.db.execute("SELECT DISTINCT game, variant FROM deals ORDER BY game, variant").fetchall()
+
+    def seconds(self, game: str, variant: str) -> list[float]:
+        """Solve times of the stored deals of a game and variant, ascending."""
+        cursor = self.db.execute(
+            "SELECT seconds FROM deals WHERE game = ? AND variant = ? ORDER BY seconds", (game, variant)
+        )
+        return [seconds for (seconds,) in cursor]
+
+
+# ---------------------------------------------------------------------------------------------
+# Work in the workers: top-level functions, so spawned processes and Dask workers can run them.
+
+_entries: dict = {}
+_one_at_a_time = threading.Lock()  # a Dask worker may run tasks in threads; the kernel is one per process
+
+
+def engine_entry(game: str):
+    """The registry entry for `game`, imported once per process."""
+    if game not in _entries:
+        from .registry import game as lookup
+
+        _entries[game] = lookup(game)
+    return _entries[game]
+
+
+def solve_seed(entry, variant: str, seed: int, budget: Budget) -> tuple[Row, object, object]:
+    """Deals and solves one seed; returns its row, the deal and the SolveResult."""
+    start = time.perf_counter()
+    position = entry.rules.deal(seed)
+    result = entry.engine.solve(position, budget)
+    seconds = time.perf_counter() - start
+    row = Row(
+        entry.name, variant, seed, result.verdict, ",".join(result.starters), getattr(result, "score", None),
+        result.stats.nodes, seconds, result.stats.method, "\n".join(map(str, result.solution)),
+    )
+    return row, position, result
+
+
+def solve_chunk(task: tuple) -> list[Row]:
+    """Rows for a chunk of seeds: task = (game, variant, seeds, time_limit, node_limit)."""
+    game, variant, seeds, time_limit, node_limit = task
+    entry = engine_entry(game)
+    with _one_at_a_time:
+        return [solve_seed(entry, variant, seed, Budget(time_limit, node_limit))[0] for seed in seeds]
+
+
+def _worker_start() -> None:
+    """Pool worker set-up: leave Ctrl-C to the parent, and exit if the parent dies (kill -9)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+Mapper = Callable[..., Iterator]
+
+
+@contextmanager
+def workers(jobs: int, cluster: str | None = None) -> Iterator[Mapper]:
+    """Yields `run(function, tasks, ordered=False)`, an iterator over function(task) results.
+
+    They run in `jobs` local processes (in this process when jobs is 1) or, given an address,
+    on a Dask distributed cluster. Leaving the block stops whatever is still running.
+    """
+    if cluster is not None:
+        with _dask_client(cluster) as client:
+            yield lambda function, tasks, ordered=False: _on_cluster(client, function, tasks, ordered)
+    elif jobs == 1:
+        yield lambda function, tasks, ordered=False: map(function, tasks)
+    else:
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        pool = multiprocessing.get_context(method).Pool(jobs, initializer=_worker_start)
+        try:
+            yield lambda function, tasks, ordered=False: (pool.imap if ordered else pool.imap_unordered)(
+                function, tasks
+            )
+        finally:
+            pool.terminate()
+            pool.join()
+
+
+@contextmanager
+def _dask_client(address: str):
+    try:
+        from distributed import Client
+    except ImportError:
+        raise WinnableError("--cluster needs Dask: pip install 'winnable[cluster]'") from None
+    try:
+        client = Client(address, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as error:
+        raise WinnableError(f"cannot reach a Dask scheduler at {address!r}: {error}") from None
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def _on_cluster(client, function, tasks: Iterable, ordered: bool) -> Iterator:
+    from distributed import as_completed
+
+    futures = client.map(function, list(tasks), pure=False)
+    try:
+        for future in futures if ordered else as_completed(futures):
+            yield future.result()
+    finally:
+        client.cancel(futures)
+
+
+# ---------------------------------------------------------------------------------------------
+# A survey: plan the missing seeds, solve them, store the rows.
+
+
+def pending(store: Store, game: str, variant: str, seeds: range) -> list[int]:
+    """The seeds of the range not stored yet, ascending: what a (resumed) survey must solve."""
+    done = store.done(game, variant, seeds)
+    return [seed for seed in seeds if seed not in done]
+
+
+def tasks(game: str, variant: str, seeds: list[int], budget: tuple, jobs: int) -> list[tuple]:
+    """Chunks of seeds as worker tasks: small enough to keep every worker busy to the end."""
+    size = max(1, min(CHUNK, len(seeds) // (8 * max(1, jobs))))
+    return [(game, variant, seeds[i:i + size], *budget) for i in range(0, len(seeds), size)]
+
+
+def check_variant(entry, variant: str) -> None:
+    """No game has variant knobs yet: any variant other than '' is refused, not silently ignored."""
+    if variant:
+        raise WinnableError(f"{entry.name} has no variant {variant!r}; use the standard rules ('')")
+
+
+def run(
+    store: Store, game: str, variant: str, todo: list[int], run_tasks: Mapper,
+    time_limit: float | None = 30.0, node_limit: int = 0, jobs: int = 1,
+    on_rows: Callable[[list[Row]], None] = lambda rows: None,
+) -> int:
+    """Solves the seeds `todo` (see `pending`) and stores their rows; returns how many it solved.
+
+    `run_tasks` comes from `workers`. `on_rows` sees each chunk of rows as it arrives. On any
+    exit, Ctrl-C included, every row received so far is committed before the exception goes on.
+    """
+    check_variant(engine_entry(game), variant)
+    received: list[Row] = []
+    last_commit = time.monotonic()
+    solved = 0
+    try:
+        for rows in run_tasks(solve_chunk, tasks(game, variant, todo, (time_limit, node_limit), jobs)):
+            received += rows
+            solved += len(rows)
+            on_rows(rows)
+            if time.monotonic() - last_commit >= COMMIT_EVERY:
+                store.add(received)
+                received, last_commit = [], time.monotonic()
+    finally:
+        store.add(received)  # idempotent if an interrupt came just after a commit
+    return solved
