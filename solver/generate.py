@@ -1,0 +1,168 @@
+"""Generate deals for puzzle setters: proven winnable ones rated by difficulty, or proven unwinnable
+ones with their explanation, one text file each.
+
+Difficulty is measured along the solution line. At every position of the line (every turn, the
+winning starter's first included) the engine's `analyse` marks each legal move 'keeps winnable'
+or 'loses'. From those verdicts:
+
+- loss share: losing moves / legal moves, summed over the line;
+- critical moves: positions where exactly one move keeps the game winnable and at least one
+  loses (a forced move, the only legal one, is no decision and does not count);
+- bits: the sum over the line of log2(legal moves / moves that keep it winnable). 2^-bits is the
+  chance that a player choosing blindly among the legal moves never makes a losing move along
+  this line. Every losing move adds to it, a critical choice among k moves adds log2(k).
+
+The difficulty band is set by bits alone: easy below 6 (blind play survives better than 1 in
+64), medium from 6 to 10, hard from 10 (worse than 1 in 1024). On Twaalven seeds 1-600 the bits
+range from 0.3 to 28 and their terciles are 6.1 and 9.8, so the bands hold about a third each.
+Search effort (the solver's nodes) is recorded but not rated: it measures this solver's pruning,
+not the player's task, and correlates only 0.16 with bits on those seeds.
+
+A deal whose line has any move the budget could not decide is not rated, and so not chosen.
+Every solution is replayed with the game's reference rules (Position.start/apply/is_won) first.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from puzzles.errors import WinnableError
+
+from .result import UNWINNABLE, WINNABLE, Budget
+from .survey import check_variant, engine_entry, solve_seed
+
+#: Lower bounds in bits of each difficulty band.
+BANDS = {"easy": 0.0, "medium": 6.0, "hard": 10.0}
+KEEPS, LOSES = "keeps winnable", "loses"
+
+
+def band(bits: float) -> str:
+    """The difficulty band for a measure in bits."""
+    return max((low, name) for name, low in BANDS.items() if bits >= low)[1]
+
+
+@dataclass
+class Difficulty:
+    """What a player faces along the solution line (see the module docstring)."""
+
+    bits: float
+    decisions: int  # positions along the line: one per turn
+    legal_moves: int
+    losing_moves: int
+    critical_moves: int
+    nodes: int  # search effort: nodes the solver used to solve the deal
+
+    @property
+    def band(self) -> str:
+        return band(self.bits)
+
+    @property
+    def loss_share(self) -> float:
+        return self.losing_moves / self.legal_moves if self.legal_moves else 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "band": self.band, "bits": round(self.bits, 3), "loss_share": round(self.loss_share, 4),
+            "decisions": self.decisions, "legal_moves": self.legal_moves, "losing_moves": self.losing_moves,
+            "critical_moves": self.critical_moves, "nodes": self.nodes,
+        }
+
+    def describe(self) -> str:
+        return (
+            f"{self.band} ({self.bits:.1f} bits); {self.losing_moves} of {self.legal_moves} legal moves "
+            f"along the line lose ({100 * self.loss_share:.1f}%); {self.critical_moves} critical moves; "
+            f"search effort {self.nodes} nodes"
+        )
+
+
+def line_start(position, result):
+    """The position the solution starts from: the deal with the winning starter chosen, in games
+    where the players choose who starts."""
+    return position.start(result.starter) if result.starter is not None else position
+
+
+def replays(position, result) -> bool:
+    """Does the solution win when replayed by the reference rules? (apply checks every move)"""
+    current = line_start(position, result)
+    for move in result.solution:
+        current = current.apply(move)
+    return current.is_won()
+
+
+def measure(entry, position, result, budget: Budget) -> Difficulty | None:
+    """The difficulty of a winnable deal along its solution; None if a move stayed undecided."""
+    bits, legal, losing, critical = 0.0, 0, 0, 0
+    current = line_start(position, result)
+    for move in result.solution:
+        verdicts = [verdict.verdict for verdict in entry.engine.analyse(current, budget).moves]
+        keeps, loses = verdicts.count(KEEPS), verdicts.count(LOSES)
+        if keeps + loses != len(verdicts) or keeps == 0:
+            return None
+        bits += math.log2(len(verdicts) / keeps)
+        legal, losing = legal + len(verdicts), losing + loses
+        critical += keeps == 1 and loses > 0
+        current = current.apply(move)
+    return Difficulty(bits, len(result.solution), legal, losing, critical, result.stats.nodes)
+
+
+class Found(NamedTuple):
+    """A deal that fits the request: its file's text and what the command reports about it."""
+
+    seed: int
+    verdict: str
+    difficulty: dict | None
+    reasons: list[str] | None
+    text: str
+
+
+def deal_text(entry, seed: int, position, result, difficulty: Difficulty | None, reasons: list[str] | None) -> str:
+    """The file for one deal: comment lines (what was proven, and how) then the deal itself, so
+    `winnable solve GAME FILE` reads it back."""
+    lines = [f"# {entry.title}, seed {seed}: {result.verdict}"]
+    if result.verdict == WINNABLE:
+        lines[0] += f" (winning starter(s): {', '.join(result.starters)})" if result.starters else ""
+        lines.append(f"# difficulty: {difficulty.describe()}")
+        lines.append(f"# solution{f' ({result.starter} starts)' if result.starter else ''}, replayed by the rules:")
+        lines += [f"#   {number}. {move}" for number, move in enumerate(result.solution, start=1)]
+    else:
+        lines[0] += f" (proven by {result.stats.method}, {result.stats.nodes} nodes)"
+        lines += [f"# why: {reason}" for reason in reasons or ["(no shorter explanation than the exhaustive search)"]]
+    return "\n".join(lines) + "\n" + entry.rules.format_position(position)
+
+
+def examine_chunk(task: tuple) -> tuple[int, list[Found]]:
+    """Worker task (game, variant, seeds, wanted, time_limit, node_limit), wanted being a band,
+    'any' or 'unwinnable': (seeds examined, deals that fit)."""
+    game, variant, seeds, wanted, time_limit, node_limit = task
+    entry = engine_entry(game)
+    found = []
+    for seed in seeds:
+        budget = Budget(time_limit, node_limit)
+        _, position, result = solve_seed(entry, variant, seed, budget)
+        if wanted == "unwinnable":
+            if result.verdict == UNWINNABLE:
+                explanation = entry.engine.explain(position, budget)
+                reasons = list(explanation.reasons)
+                found.append(Found(seed, UNWINNABLE, None, reasons, deal_text(entry, seed, position, result, None, reasons)))
+            continue
+        if result.verdict != WINNABLE:
+            continue
+        if not replays(position, result):
+            raise AssertionError(f"{game} seed {seed}: the solution does not win when replayed by the rules")
+        difficulty = measure(entry, position, result, budget)
+        if difficulty and wanted in ("any", difficulty.band):
+            text = deal_text(entry, seed, position, result, difficulty, None)
+            found.append(Found(seed, WINNABLE, difficulty.to_json(), None, text))
+    return len(seeds), found
+
+
+def tasks(game: str, variant: str, seeds: range, wanted: str, budget: tuple) -> list[tuple]:
+    """Seeds in chunks, in order: a few per task when each needs a difficulty measurement
+    (~20 ms on Twaalven), more when only a verdict is needed."""
+    if wanted not in (*BANDS, "any", "unwinnable"):
+        raise WinnableError(f"unknown difficulty {wanted!r}; choose from {', '.join(BANDS)}")
+    check_variant(engine_entry(game), variant)
+    size = 64 if wanted == "unwinnable" else 4
+    return [(game, variant, seeds[i:i + size], wanted, *budget) for i in range(0, len(seeds), size)]
