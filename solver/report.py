@@ -1,0 +1,104 @@
+"""Reports on a survey database: per game and variant, the deals, the winnable share with its
+Wilson interval (unknown deals counted both ways) and the distribution of solve times; as a
+table, as JSON, or as a matplotlib figure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .files import replacing
+from .result import UNKNOWN, UNWINNABLE, WINNABLE
+from .survey import Store, Summary
+
+
+def percentile(ascending: list[float], share: float) -> float:
+    """The nearest-rank percentile of sorted values (share 0.5 is the median)."""
+    index = min(len(ascending) - 1, max(0, round(share * (len(ascending) - 1))))
+    return ascending[index]
+
+
+@dataclass
+class Group:
+    """The stored deals of one game and variant."""
+
+    summary: Summary
+    seconds: list[float]  # ascending
+
+    def times(self) -> dict:
+        s = self.seconds
+        return {
+            "median": percentile(s, 0.5), "p90": percentile(s, 0.9), "p99": percentile(s, 0.99),
+            "max": s[-1], "mean": sum(s) / len(s), "total": sum(s),
+        }
+
+    def to_json(self) -> dict:
+        return {**self.summary.to_json(), "seconds": self.times()}
+
+
+def groups(store: Store) -> list[Group]:
+    """One Group per (game, variant) in the store, by game and variant."""
+    return [Group(store.summary(game, variant), store.seconds(game, variant)) for game, variant in store.groups()]
+
+
+def label(summary: Summary) -> str:
+    return f"{summary.game} ({summary.variant})" if summary.variant else summary.game
+
+
+def table(report: list[Group]) -> str:
+    """A plain-text table, one line per game and variant."""
+    header = ("game", "deals", WINNABLE, UNWINNABLE, UNKNOWN, "share", "Wilson 95%", "median s", "p90 s", "p99 s", "max s")
+    lines = [header]
+    for group in report:
+        summary, times = group.summary, group.times()
+        low, high = summary.interval
+        lines.append((
+            label(summary), str(summary.deals), *(str(summary.verdicts[v]) for v in (WINNABLE, UNWINNABLE, UNKNOWN)),
+            f"{100 * summary.share:.2f}%", f"{100 * low:.2f}-{100 * high:.2f}%",
+            *(f"{times[key]:.6f}" for key in ("median", "p90", "p99", "max")),
+        ))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) if i == 0 else cell.rjust(width) for i, (cell, width) in enumerate(zip(line, widths)))
+        for line in lines
+    )
+
+
+def plot(report: list[Group], path: str) -> None:
+    """A PNG with two panels: the winnable share of each game and variant with its interval, and
+    the distribution of solve times (log scale). Written whole or not at all."""
+    from matplotlib.figure import Figure  # the Agg canvas: no display needed, no global state
+
+    figure = Figure(figsize=(11, 4.5), layout="constrained")
+    shares, times = figure.subplots(1, 2, width_ratios=(1, 1.6))
+    names = [label(group.summary) for group in report]
+    for y, group in enumerate(report):
+        summary = group.summary
+        low, high = summary.interval
+        shares.errorbar(
+            100 * summary.share, y, xerr=[[100 * max(0.0, summary.share - low)], [100 * max(0.0, high - summary.share)]],
+            fmt="o", capsize=6, color=f"C{y}",
+        )
+        shares.annotate(
+            f"{100 * summary.share:.2f}% of {summary.deals}  [{100 * low:.2f}, {100 * high:.2f}]",
+            (100 * summary.share, y), textcoords="offset points", xytext=(0, 10), ha="center", fontsize=8,
+        )
+    shares.set_yticks(range(len(report)), names)
+    shares.set_ylim(-0.7, len(report) - 0.3)
+    shares.set_xlabel("winnable, %  (bars: Wilson 95%, unknown both ways)")
+    shares.set_title("Winnability")
+    shares.grid(axis="x", alpha=0.3)
+
+    smallest = max(1e-6, min(group.seconds[0] for group in report))
+    largest = max(smallest * 10, max(group.seconds[-1] for group in report))
+    edges = [smallest * (largest / smallest) ** (i / 40) for i in range(41)]
+    for y, group in enumerate(report):
+        times.hist(group.seconds, bins=edges, histtype="step", linewidth=1.5, color=f"C{y}", label=names[y])
+        times.axvline(percentile(group.seconds, 0.5), color=f"C{y}", linestyle="--", linewidth=1)
+    times.set_xscale("log")
+    times.set_yscale("log")
+    times.set_xlabel("seconds per deal (dashed: median)")
+    times.set_ylabel("deals")
+    times.set_title("Solve times")
+    times.legend(fontsize=8)
+    with replacing(path, "wb") as handle:
+        figure.savefig(handle, format="png", dpi=110)
