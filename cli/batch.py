@@ -1,0 +1,224 @@
+"""Commands over many deals: generate (puzzles for setters), survey (winnability of a seed range,
+stored in SQLite, resumable) and report (tables and a plot from a survey database).
+
+They reuse the helpers of cli.main, so cli.main registers them at its end.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import click
+
+from cli.main import EXIT_CODES, InputError, budget_options, emit_json, game_choice
+from puzzles.errors import WinnableError
+from solver import generate as generating
+from solver import report as reporting
+from solver import survey as surveying
+from solver.files import replacing
+from solver.result import WINNABLE
+
+SURVEY_EXIT_CODES = EXIT_CODES.replace(
+    "interrupted (Ctrl-C)", "interrupted (Ctrl-C): every deal finished so far is stored; rerun to resume"
+)
+
+
+def bar(total: int, unit: str):
+    """A tqdm bar on a terminal (stderr), silent when piped."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=unit, disable=None, leave=False, smoothing=0.1)
+
+
+def seeds_option(default: str | None):
+    return click.option(
+        "--seeds", "seed_text", metavar="FIRST-LAST", default=default, required=default is None,
+        show_default=default is not None, help="Seed range, inclusive (a single seed N also works).",
+    )
+
+
+def jobs_option(command):
+    return click.option(
+        "--jobs", type=click.IntRange(1), default=os.cpu_count() or 1, show_default="number of CPUs",
+        help="Worker processes.",
+    )(command)
+
+
+def checked(function, *args):
+    """function(*args), with bad input (a seed range, a database, a cluster) as exit code 2."""
+    try:
+        return function(*args)
+    except WinnableError as error:
+        raise InputError(str(error)) from None
+
+
+def interrupted(what: str):
+    """Ctrl-C: say what is kept, exit 130 (without a traceback, whichever entry point ran us)."""
+    click.echo(f"interrupted: {what}", err=True)
+    raise click.exceptions.Exit(130)
+
+
+@click.command(epilog=SURVEY_EXIT_CODES)
+@click.argument("game_name", metavar="GAME")
+@seeds_option(None)
+@click.option("--db", "db_path", metavar="FILE", required=True, help="SQLite results database (created if missing).")
+@jobs_option
+@click.option("--cluster", metavar="ADDRESS", help="Run on the Dask scheduler at ADDRESS (pip install 'winnable[cluster]').")
+@budget_options
+def survey(game_name, seed_text, db_path, jobs, cluster, as_json, time_limit, node_limit):
+    """Solve every seeded deal of a range and store one row per deal.
+
+    Deals already in the database are skipped, so rerunning the same command resumes an
+    interrupted or crashed survey without redoing or duplicating a deal. Prints the
+    winnable share of the range with its Wilson 95% interval, whose low end counts
+    'unknown' deals (budget exhausted) as unwinnable and whose high end as winnable.
+
+    \b
+    Rows (table `deals`, UNIQUE(game, variant, seed)): game, variant ('' for the
+    standard rules), seed, verdict, starters (winning starters, comma-separated),
+    score (NULL unless the game scores), nodes, seconds (to deal and solve), method,
+    solution (one move per line, the game's notation).
+    --json prints {"game", "variant", "seeds": [FIRST, LAST], "deals", "new",
+    "verdicts": {"winnable", "unwinnable", "unknown"}, "winnable_share",
+    "wilson_low", "wilson_high", "wall_seconds"}: deals counts the whole range
+    (stored before or now), new those solved by this run.
+    """
+    entry = game_choice(game_name)
+    seeds = checked(surveying.seed_range, seed_text)
+    started = time.perf_counter()
+    with checked(surveying.Store, db_path) as store:
+        todo = surveying.pending(store, entry.name, "", seeds)
+        winnable = 0
+
+        def on_rows(rows):
+            nonlocal winnable
+            winnable += sum(row.verdict == WINNABLE for row in rows)
+            progress.update(len(rows))
+            progress.set_postfix(winnable=winnable, refresh=False)
+
+        try:
+            with surveying.workers(jobs, cluster) as run_tasks, bar(len(todo), "deal") as progress:
+                new = surveying.run(store, entry.name, "", todo, run_tasks, time_limit, node_limit, jobs, on_rows)
+        except WinnableError as error:  # the cluster cannot be used
+            raise InputError(str(error)) from None
+        except KeyboardInterrupt:
+            stored = len(seeds) - len(surveying.pending(store, entry.name, "", seeds))
+            interrupted(f"{stored} of {len(seeds)} deals of the range are stored in {db_path}; rerun to resume")
+        summary = store.summary(entry.name, "", seeds)
+    wall = time.perf_counter() - started
+    if as_json:
+        emit_json({
+            **summary.to_json(), "seeds": [seeds.start, seeds.stop - 1], "new": new, "wall_seconds": round(wall, 3),
+        })
+        return
+    low, high = summary.interval
+    counts = ", ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items())
+    click.echo(f"{entry.title}, seeds {seeds.start}-{seeds.stop - 1}: {summary.deals} deals ({new} solved now, "
+               f"{summary.deals - new} stored before) in {wall:.1f} s")
+    click.echo(counts)
+    click.echo(f"winnable {100 * summary.share:.2f}% (Wilson 95%: {100 * low:.2f}-{100 * high:.2f}%, "
+               "unknown deals counted both ways)")
+
+
+@click.command(epilog=EXIT_CODES)
+@click.argument("game_name", metavar="GAME")
+@click.option("--count", type=click.IntRange(1), default=10, show_default=True, help="How many deals to write.")
+@click.option("--out", "out_dir", metavar="DIR", required=True, help="Directory for the deal files (created if missing).")
+@click.option("--difficulty", type=click.Choice(list(generating.BANDS)), help="Only deals of this band (default: any).")
+@click.option("--unwinnable", is_flag=True, help="Proven-unwinnable deals with their explanation instead.")
+@seeds_option("1-100000")
+@jobs_option
+@budget_options
+def generate(game_name, count, out_dir, difficulty, unwinnable, seed_text, jobs, as_json, time_limit, node_limit):
+    """Write deals proven winnable (or, with --unwinnable, proven unwinnable), one file each.
+
+    Seeds are tried in order from --seeds, which also bounds the search: when the range
+    runs out first, fewer than COUNT files are written and the command says so (exit 0).
+    Each file is DIR/GAME-SEED.txt: comment lines with the verdict, the difficulty and the
+    solution (replayed by the reference rules) or the explanation, then the deal, so
+    `winnable solve GAME FILE` reads it.
+
+    \b
+    Difficulty: along the solution line the engine marks every legal move 'keeps
+    winnable' or 'loses'. bits = sum of log2(legal moves / moves that keep it
+    winnable); 2^-bits is the chance that blind play never makes a losing move on
+    this line. easy < 6 bits <= medium < 10 bits <= hard. Also reported: the share of
+    legal moves that lose, critical moves (exactly one move keeps it winnable, at least
+    one loses) and the search effort in nodes.
+    --json prints {"game", "requested", "found", "seeds_examined", "seeds": [FIRST, LAST],
+    "files": [{"path", "seed", "verdict", "difficulty", "reasons"}]}; difficulty is
+    {"band", "bits", "loss_share", "decisions", "legal_moves", "losing_moves",
+    "critical_moves", "nodes"} for winnable deals, reasons a list for unwinnable ones.
+    """
+    entry = game_choice(game_name)
+    if unwinnable and difficulty:
+        raise InputError("--difficulty rates winnable deals; it cannot be combined with --unwinnable")
+    seeds = checked(surveying.seed_range, seed_text)
+    wanted = "unwinnable" if unwinnable else difficulty or "any"
+    work = checked(generating.tasks, entry.name, "", seeds, wanted, (time_limit, node_limit))
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise InputError(f"--out {out_dir}: not a directory")
+    os.makedirs(out_dir, exist_ok=True)
+    written, examined = [], 0
+    try:
+        with surveying.workers(jobs) as run_tasks, bar(count, "deal") as progress:
+            for chunk_size, found in run_tasks(generating.examine_chunk, work, ordered=True):
+                examined += chunk_size
+                for deal in found[:count - len(written)]:
+                    path = os.path.join(out_dir, f"{entry.name}-{deal.seed}.txt")
+                    with replacing(path) as handle:
+                        handle.write(deal.text)
+                    written.append({"path": path, **deal._asdict()})
+                    progress.update(1)
+                progress.set_postfix(seeds=examined, refresh=False)
+                if len(written) == count:
+                    break
+    except KeyboardInterrupt:
+        interrupted(f"{len(written)} complete files written to {out_dir}")
+    kind = "unwinnable" if unwinnable else f"{difficulty} winnable" if difficulty else "winnable"
+    if as_json:
+        files = [{key: deal[key] for key in ("path", "seed", "verdict", "difficulty", "reasons")} for deal in written]
+        emit_json({
+            "game": entry.name, "requested": count, "found": len(written), "seeds_examined": examined,
+            "seeds": [seeds.start, seeds.stop - 1], "files": files,
+        })
+        return
+    for deal in written:
+        rated = f"  {deal['difficulty']['band']} ({deal['difficulty']['bits']:.1f} bits)" if deal["difficulty"] else ""
+        click.echo(f"{deal['path']}{rated}")
+    last = seeds.start + examined - 1
+    click.echo(f"{len(written)} {kind} deal(s) of {count} requested, from seeds {seeds.start}-{last}")
+    if len(written) < count:
+        click.echo(f"the search budget (--seeds {seeds.start}-{seeds.stop - 1}) ran out first; "
+                   "give a further range with --seeds to find more")
+
+
+@click.command(epilog=EXIT_CODES)
+@click.argument("db_path", metavar="DB")
+@click.option("--plot", "plot_path", metavar="PNG", help="Also draw winnability and solve times into this PNG file.")
+@click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
+def report(db_path, plot_path, as_json):
+    """Tables (and with --plot, a figure) from a survey database, per game and variant.
+
+    \b
+    --json prints {"groups": [{"game", "variant", "deals", "verdicts": {"winnable",
+    "unwinnable", "unknown"}, "winnable_share", "wilson_low", "wilson_high",
+    "seconds": {"median", "p90", "p99", "max", "mean", "total"}}]}.
+    """
+    with checked(surveying.Store, db_path, True) as store:
+        groups = reporting.groups(store)
+    if plot_path and groups:
+        try:
+            reporting.plot(groups, plot_path)
+        except OSError as error:
+            raise InputError(f"cannot write {plot_path}: {error.strerror}") from None
+    if as_json:
+        emit_json({"groups": [group.to_json() for group in groups]})
+        return
+    if not groups:
+        click.echo(f"{db_path}: no deals stored yet")
+        return
+    click.echo(reporting.table(groups))
+    if plot_path:
+        click.echo(f"plot: {plot_path}")
