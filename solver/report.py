@@ -83,7 +83,7 @@ def plot(report: list[Group], path: str) -> None:
             (100 * summary.share, y), textcoords="offset points", xytext=(0, 10), ha="center", fontsize=8,
         )
     shares.set_yticks(range(len(report)), names)
-    shares.set_ylim(-0.7, len(report) - 0.3)
+    shares.set_ylim(len(report) - 0.3, -0.7)  # first group on top
     shares.set_xlabel("winnable, %  (bars: Wilson 95%, unknown both ways)")
     shares.set_title("Winnability")
     shares.grid(axis="x", alpha=0.3)

@@ -30,6 +30,7 @@ MAX_SEED = 2**63 - 1
 SCHEMA_VERSION = 1
 COMMIT_EVERY = 0.25  # seconds between transactions while results stream in
 CHUNK = 64  # deals per task handed to a worker, at most
+CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS deals (
@@ -299,7 +300,7 @@ def _dask_client(address: str):
     except ImportError:
         raise WinnableError("--cluster needs Dask: pip install 'winnable[cluster]'") from None
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as error:
         raise WinnableError(f"cannot reach a Dask scheduler at {address!r}: {error}") from None
     try:

@@ -1,0 +1,169 @@
+"""Generated deals: files whose solution replays with the reference rules, whose difficulty is
+the one asked for (recomputed here independently), unwinnable ones with their explanation."""
+
+import json
+import math
+import os
+
+import pytest
+from click.testing import CliRunner
+
+import cli.main  # noqa: F401  (the entry point first: it imports cli.batch once it registers it)
+from cli.batch import generate
+from puzzles import twaalven as rules
+from solver import generate as generating
+from solver.files import replacing
+from solver.registry import game
+from solver.result import WINNABLE, Budget
+
+TWAALVEN = game("twaalven")
+
+
+def run(*args):
+    return CliRunner().invoke(generate, ["twaalven", *args])
+
+
+def read_deal_file(path):
+    """(deal, seed, comment lines, starter, solution) from a generated file, read as a user would."""
+    text = open(path, encoding="utf-8").read()
+    comments = [line[2:] for line in text.splitlines() if line.startswith("# ")]
+    seed = int(comments[0].split("seed ")[1].split(":")[0])
+    moves = [rules.Move.parse(line.split(". ", 1)[1]) for line in comments if line.startswith("  ") and ". " in line]
+    starter = moves[0].player if moves else None
+    return rules.parse(text), seed, comments, starter, moves
+
+
+def bits_by_solving_each_move(deal, starter, moves) -> float:
+    """The difficulty measure recomputed with `solve` on every position after every legal move,
+    instead of `analyse` as the generator uses."""
+    bits, position = 0.0, deal.start(starter)
+    for move in moves:
+        legal = position.legal_moves()
+        keeps = sum(TWAALVEN.engine.solve(position.apply(m), Budget()).verdict == WINNABLE for m in legal)
+        bits += math.log2(len(legal) / keeps)
+        position = position.apply(move)
+    return bits
+
+
+def test_hard_deals_replay_and_are_hard_by_an_independent_measurement(tmp_path):
+    result = run("--count", "4", "--difficulty", "hard", "--out", str(tmp_path), "--jobs", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["found"] == data["requested"] == 4
+    assert sorted(os.listdir(tmp_path)) == sorted(os.path.basename(f["path"]) for f in data["files"])
+    for listed in data["files"]:
+        deal, seed, comments, starter, moves = read_deal_file(listed["path"])
+        assert deal == rules.deal(seed) and seed == listed["seed"]
+        assert len(moves) == 26 and rules.replay(deal.start(starter), moves).is_won()
+        bits = bits_by_solving_each_move(deal, starter, moves)
+        assert bits >= 10 and listed["difficulty"]["band"] == "hard"
+        assert listed["difficulty"]["bits"] == pytest.approx(bits, abs=1e-3)
+        assert f"difficulty: hard ({bits:.1f} bits)" in comments[1]
+
+
+def test_easy_deals_are_easy_and_the_first_ones_of_the_range(tmp_path):
+    data = json.loads(run("--count", "3", "--difficulty", "easy", "--out", str(tmp_path), "--json").stdout)
+    seeds = [f["seed"] for f in data["files"]]
+    for listed in data["files"]:
+        deal, seed, _, starter, moves = read_deal_file(listed["path"])
+        assert bits_by_solving_each_move(deal, starter, moves) < 6
+    # every seed before the last one chosen that is not chosen is winnable but not easy
+    skipped = [s for s in range(1, seeds[-1]) if s not in seeds]
+    for seed in skipped:
+        deal = rules.deal(seed)
+        result = TWAALVEN.engine.solve(deal, Budget())
+        difficulty = generating.measure(TWAALVEN, deal, result, Budget())
+        assert difficulty is None or difficulty.band != "easy"
+
+
+def test_difficulty_counts_agree_with_the_per_move_verdicts():
+    deal = rules.deal(7)
+    result = TWAALVEN.engine.solve(deal, Budget())
+    difficulty = generating.measure(TWAALVEN, deal, result, Budget())
+    position, losing, legal, critical = deal.start(result.starter), 0, 0, 0
+    for move in result.solution:
+        verdicts = [v.verdict for v in TWAALVEN.engine.analyse(position, Budget()).moves]
+        legal += len(verdicts)
+        losing += verdicts.count("loses")
+        critical += verdicts.count("keeps winnable") == 1 and "loses" in verdicts
+        position = position.apply(move)
+    assert (difficulty.legal_moves, difficulty.losing_moves, difficulty.critical_moves) == (legal, losing, critical)
+    assert difficulty.decisions == 26 and difficulty.nodes == result.stats.nodes
+    assert difficulty.loss_share == losing / legal
+
+
+def test_bands_split_at_6_and_10_bits():
+    assert [generating.band(b) for b in (0, 5.99, 6, 9.99, 10, 30)] == ["easy", "easy", "medium", "medium", "hard", "hard"]
+
+
+def test_a_file_is_read_back_by_the_solve_command(tmp_path):
+    run("--count", "1", "--out", str(tmp_path), "--seeds", "7-7")
+    solved = CliRunner().invoke(cli.main.main, ["solve", "twaalven", str(tmp_path / "twaalven-7.txt"), "--json"])
+    assert json.loads(solved.stdout)["verdict"] == "winnable"
+
+
+@pytest.mark.skipif(
+    not hasattr(TWAALVEN.engine.twaalven_explain, "explain"), reason="twaalven explain() is still being written"
+)
+def test_unwinnable_deals_carry_their_explanation(tmp_path):
+    # 8714 is the first seed above 8700 that neither starter can win
+    result = run("--unwinnable", "--count", "1", "--seeds", "8700-8800", "--out", str(tmp_path), "--jobs", "1", "--json")
+    assert result.exit_code == 0, result.output
+    listed = json.loads(result.stdout)["files"]
+    assert [f["seed"] for f in listed] == [8714] and listed[0]["verdict"] == "unwinnable"
+    deal, seed, comments, _, moves = read_deal_file(listed[0]["path"])
+    assert deal == rules.deal(8714) and moves == []
+    assert comments[0].startswith("Twaalven en veertienen, seed 8714: unwinnable (proven by")
+    why = [line[len("why: "):] for line in comments if line.startswith("why: ")]
+    assert why and why == listed[0]["reasons"]
+    assert why == list(TWAALVEN.engine.explain(deal, Budget()).reasons)
+
+
+def test_when_the_range_runs_out_it_says_so_and_exits_0(tmp_path):
+    result = run("--unwinnable", "--count", "2", "--seeds", "1-30", "--out", str(tmp_path), "--jobs", "1")
+    assert result.exit_code == 0
+    assert "0 unwinnable deal(s) of 2 requested, from seeds 1-30" in result.stdout
+    assert "the search budget (--seeds 1-30) ran out first" in result.stdout
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--unwinnable", "--difficulty", "hard"], "cannot be combined with --unwinnable"),
+        (["--seeds", "9-3"], "seed range '9-3' is empty"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
+    result = run(*args, "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and message in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_out_must_be_a_directory(tmp_path):
+    (tmp_path / "file").write_text("x")
+    result = run("--out", str(tmp_path / "file"))
+    assert result.exit_code == 2 and "not a directory" in result.output
+
+
+def test_same_request_same_files(tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    run("--count", "3", "--difficulty", "medium", "--out", str(first), "--jobs", "2")
+    run("--count", "3", "--difficulty", "medium", "--out", str(second), "--jobs", "1")
+    names = sorted(os.listdir(first))
+    assert len(names) == 3 and names == sorted(os.listdir(second))
+    assert all((first / n).read_text() == (second / n).read_text() for n in names)
+
+
+def test_replacing_keeps_the_old_file_when_writing_fails(tmp_path):
+    path = tmp_path / "deal.txt"
+    path.write_text("old\n")
+    with pytest.raises(RuntimeError):
+        with replacing(str(path)) as handle:
+            handle.write("half of the new")
+            raise RuntimeError("disk full")
+    assert path.read_text() == "old\n"
+    assert os.listdir(tmp_path) == ["deal.txt"]
+    with replacing(str(path)) as handle:
+        handle.write("new\n")
+    assert path.read_text() == "new\n" and os.listdir(tmp_path) == ["deal.txt"]

@@ -1,0 +1,67 @@
+"""Reports from a survey database: the table, the JSON numbers and the plot."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import cli.main  # noqa: F401  (the entry point first: it imports cli.batch once it registers it)
+from cli.batch import report, survey
+from solver.report import percentile
+from solver.survey import Row, Store, wilson
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    """Twaalven seeds 1-150 surveyed, plus a made-up game with unknown verdicts."""
+    path = tmp_path_factory.mktemp("report") / "results.sqlite"
+    assert CliRunner().invoke(survey, ["twaalven", "--seeds", "1-150", "--db", str(path), "--jobs", "2"]).exit_code == 0
+    verdicts = ["winnable"] * 30 + ["unwinnable"] * 5 + ["unknown"] * 5
+    with Store(str(path)) as store:
+        store.add([Row("other", "players=2", seed, v, "", None, 10, 0.001 * (seed + 1), "dfs", "")
+                   for seed, v in enumerate(verdicts)])
+    return path
+
+
+def test_json_has_each_game_and_variant_with_its_interval(db):
+    result = CliRunner().invoke(report, [str(db), "--json"])
+    assert result.exit_code == 0, result.output
+    other, twaalven = json.loads(result.stdout)["groups"]
+    assert (other["game"], other["variant"], other["deals"]) == ("other", "players=2", 40)
+    assert other["verdicts"] == {"winnable": 30, "unwinnable": 5, "unknown": 5}
+    assert other["winnable_share"] == 0.75
+    assert (other["wilson_low"], other["wilson_high"]) == (wilson(30, 40)[0], wilson(35, 40)[1])
+    assert other["seconds"]["max"] == pytest.approx(0.040) and other["seconds"]["median"] == pytest.approx(0.021)
+    assert (twaalven["game"], twaalven["variant"], twaalven["deals"]) == ("twaalven", "", 150)
+    assert twaalven["verdicts"]["winnable"] == 150 and twaalven["wilson_high"] == 1.0
+    with Store(str(db)) as store:
+        assert twaalven["seconds"]["total"] == pytest.approx(sum(r.seconds for r in store.rows("twaalven")))
+
+
+def test_table_has_a_line_per_game_and_variant(db):
+    lines = CliRunner().invoke(report, [str(db)]).stdout.splitlines()
+    assert lines[0].split()[:5] == ["game", "deals", "winnable", "unwinnable", "unknown"]
+    assert lines[1].split()[:8] == ["other", "(players=2)", "40", "30", "5", "5", "75.00%",
+                                    f"{100 * wilson(30, 40)[0]:.2f}-{100 * wilson(35, 40)[1]:.2f}%"]
+    assert lines[2].split()[:6] == ["twaalven", "150", "150", "0", "0", "100.00%"]
+
+
+def test_plot_is_a_png_with_content(db, tmp_path):
+    png = tmp_path / "winnability.png"
+    result = CliRunner().invoke(report, [str(db), "--plot", str(png)])
+    assert result.exit_code == 0 and f"plot: {png}" in result.stdout
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) > 30_000  # two panels of axes, bars, text and histograms, not a blank canvas
+    assert [p.name for p in tmp_path.iterdir()] == ["winnability.png"]  # no temporary left over
+
+
+def test_a_missing_database_is_bad_input_and_is_not_created(tmp_path):
+    result = CliRunner().invoke(report, [str(tmp_path / "none.sqlite")])
+    assert result.exit_code == 2 and "no such results database" in result.output
+    assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_percentile_is_nearest_rank():
+    values = [float(v) for v in range(1, 101)]
+    assert [percentile(values, s) for s in (0, 0.5, 0.9, 0.99, 1)] == [1, 51, 90, 99, 100]

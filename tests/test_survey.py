@@ -1,0 +1,285 @@
+"""Surveys end to end: every seed stored once with the verdict a direct solve gives, resume after a
+real kill -9 and after Ctrl-C, the Wilson interval, bad input, and a Dask cluster."""
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from contextlib import closing
+
+import pytest
+from click.testing import CliRunner
+
+import cli.main  # noqa: F401  (the entry point first: it imports cli.batch once it registers it)
+from cli.batch import survey
+from solver import survey as surveying
+from solver.registry import game
+from solver.result import Budget
+from solver.survey import Row, Store, seed_range, wilson
+
+TWAALVEN = game("twaalven")
+KILL_RANGE = "1-2500"  # ~2 s with two workers: long enough to kill in the middle
+
+
+def run(*args):
+    return CliRunner().invoke(survey, ["twaalven", *args])
+
+
+def solved_directly(seed: int) -> tuple:
+    """What a row must hold for `seed`, from the engine called directly."""
+    result = TWAALVEN.engine.solve(TWAALVEN.rules.deal(seed), Budget())
+    return (result.verdict, ",".join(result.starters), result.stats.nodes, result.stats.method,
+            "\n".join(map(str, result.solution)))
+
+
+def stored(db) -> dict[int, tuple]:
+    """seed -> the row without its timing (the only column that differs between runs)."""
+    with Store(str(db)) as store:
+        rows = store.rows("twaalven", "")
+    return {row.seed: row._replace(seconds=None) for row in rows}
+
+
+def count_rows(db) -> int:
+    try:
+        with closing(sqlite3.connect(db)) as connection:
+            return connection.execute("SELECT count(*) FROM deals").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def check_consistent(db) -> int:
+    """The database passes SQLite's integrity check and holds each seed once; returns the rows."""
+    with closing(sqlite3.connect(db)) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        total, distinct = connection.execute("SELECT count(*), count(DISTINCT seed) FROM deals").fetchone()
+    assert total == distinct
+    return total
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory):
+    """A survey of KILL_RANGE run start to end without interruption."""
+    db = tmp_path_factory.mktemp("clean") / "clean.sqlite"
+    result = run("--seeds", KILL_RANGE, "--db", str(db), "--jobs", "2", "--json")
+    assert result.exit_code == 0, result.output
+    return stored(db)
+
+
+def start_survey(db, seeds=KILL_RANGE):
+    """`winnable survey` in its own process group, as a terminal would run it."""
+    code = "import sys, cli.main; from cli.batch import survey; survey(sys.argv[1:])"
+    return subprocess.Popen(
+        [sys.executable, "-c", code, "twaalven", "--seeds", seeds, "--db", str(db), "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+
+
+def wait_for_rows(db, process, timeout=60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while count_rows(db) == 0:
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "no rows were committed"
+        time.sleep(0.02)
+
+
+def live_group_members(group: int) -> list[int]:
+    """Processes (not zombies) in a process group, from /proc."""
+    members = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            members.append(int(pid))
+    return members
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def test_seed_ranges_parse_and_bad_ones_say_why():
+    assert seed_range("1-100") == range(1, 101)
+    assert seed_range("7") == range(7, 8)
+    assert seed_range(f"0-{2**63 - 1}")[-1] == 2**63 - 1
+    for text, words in [("5-1", "empty"), ("a-b", "not a seed range"), ("1-2**70", "not a seed range"),
+                        (f"1-{2**63}", "between 0 and"), ("", "not a seed range")]:
+        with pytest.raises(ValueError, match=words):
+            seed_range(text)
+
+
+def test_wilson_interval_matches_published_values():
+    # Newcombe (1998), Statistics in Medicine 17:857, table I (95%, Wilson score without correction)
+    assert wilson(81, 263) == pytest.approx((0.2553, 0.3662), abs=5e-5)
+    assert wilson(15, 148) == pytest.approx((0.0624, 0.1605), abs=5e-5)
+    assert wilson(0, 20) == pytest.approx((0.0, 0.1611), abs=5e-5)
+    assert wilson(1, 29) == pytest.approx((0.0061, 0.1718), abs=5e-5)
+    assert wilson(10, 10) == (pytest.approx(0.7225, abs=5e-5), 1.0)
+
+
+def test_summary_counts_unknown_deals_both_ways():
+    summary = surveying.Summary("g", "", 100, {"winnable": 80, "unwinnable": 10, "unknown": 10})
+    assert summary.share == 0.8
+    assert summary.interval == (wilson(80, 100)[0], wilson(90, 100)[1])
+
+
+def test_a_200_seed_survey_stores_each_deal_once_as_solving_it_directly(tmp_path):
+    db = tmp_path / "r.sqlite"
+    result = run("--seeds", "1-200", "--db", str(db), "--jobs", "2")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""  # no progress bar when stderr is not a terminal
+    rows = stored(db)
+    assert sorted(rows) == list(range(1, 201))
+    assert check_consistent(db) == 200
+    for seed, row in rows.items():
+        assert (row.verdict, row.starters, row.nodes, row.method, row.solution) == solved_directly(seed), seed
+    assert "seeds 1-200: 200 deals (200 solved now, 0 stored before)" in result.stdout
+    assert "winnable 100.00% (Wilson 95%: 98.12-100.00%" in result.stdout
+
+
+def test_json_summary_has_the_documented_shape_and_a_rerun_solves_nothing(tmp_path):
+    db = tmp_path / "r.sqlite"
+    first = json.loads(run("--seeds", "1-60", "--db", str(db), "--jobs", "1", "--json").stdout)
+    more = json.loads(run("--seeds", "1-120", "--db", str(db), "--jobs", "2", "--json").stdout)
+    again = json.loads(run("--seeds", "1-120", "--db", str(db), "--json").stdout)
+    assert set(again) == {"game", "variant", "seeds", "deals", "new", "verdicts", "winnable_share",
+                          "wilson_low", "wilson_high", "wall_seconds"}
+    assert (first["new"], more["new"], again["new"]) == (60, 60, 0)
+    assert again["deals"] == 120 and again["seeds"] == [1, 120] and again["variant"] == ""
+    assert again["verdicts"] == {"winnable": 120, "unwinnable": 0, "unknown": 0}
+    assert (again["wilson_low"], again["wilson_high"]) == wilson(120, 120)
+    assert check_consistent(db) == 120
+
+
+def test_rows_received_before_an_interrupt_are_committed(tmp_path):
+    todo = list(range(1, 100))
+    work = surveying.tasks("twaalven", "", todo, (30.0, 0), jobs=1)
+
+    def two_chunks_then_ctrl_c(function, tasks, ordered=False):
+        yield function(tasks[0])
+        yield function(tasks[1])
+        raise KeyboardInterrupt
+
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        with pytest.raises(KeyboardInterrupt):
+            surveying.run(store, "twaalven", "", todo, two_chunks_then_ctrl_c)
+        assert sorted(row.seed for row in store.rows()) == [*work[0][2], *work[1][2]]
+        assert surveying.pending(store, "twaalven", "", range(1, 100)) == todo[len(work[0][2]) * 2:]
+
+
+def test_kill_9_at_a_random_moment_then_resume_loses_and_duplicates_nothing(tmp_path, clean):
+    db = tmp_path / "r.sqlite"
+    process = start_survey(db)
+    wait_for_rows(db, process)
+    delay = random.uniform(0.0, 0.5)
+    time.sleep(delay)
+    process.kill()  # SIGKILL to the survey process; its workers must notice and exit by themselves
+    process.wait()
+    assert process.returncode == -signal.SIGKILL, f"finished before the kill (delay {delay:.2f} s)"
+    deadline = time.monotonic() + 10
+    while live_group_members(process.pid):
+        assert time.monotonic() < deadline, "workers outlived the killed survey"
+        time.sleep(0.1)
+
+    before = check_consistent(db)
+    assert 0 < before < 2500, f"delay {delay:.2f} s"
+    result = run("--seeds", KILL_RANGE, "--db", str(db), "--jobs", "2", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["new"] == 2500 - before
+    assert check_consistent(db) == 2500
+    assert stored(db) == clean
+
+
+def test_ctrl_c_exits_130_with_the_database_consistent(tmp_path, clean):
+    db = tmp_path / "r.sqlite"
+    process = start_survey(db)
+    wait_for_rows(db, process)
+    time.sleep(random.uniform(0.0, 0.3))
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C on a terminal: the survey and its workers
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert "interrupted:" in err and "rerun to resume" in err and "Traceback" not in err
+    rows = stored(db)
+    assert check_consistent(db) == len(rows)
+    assert 0 < len(rows) < 2500
+    assert all(clean[seed] == row for seed, row in rows.items())
+    assert f"{len(rows)} of 2500 deals of the range are stored" in err
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["stapelen", "--seeds", "1-10"], "unknown game 'stapelen'; known games: twaalven"),
+        (["twaalven", "--seeds", "10-1"], "seed range '10-1' is empty"),
+        (["twaalven", "--seeds", "1-x"], "'1-x' is not a seed range"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
+    result = CliRunner().invoke(survey, [*args, "--db", str(tmp_path / "r.sqlite")])
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: ") and message in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "r.sqlite").exists() or count_rows(tmp_path / "r.sqlite") == 0
+
+
+def test_a_database_that_is_not_ours_is_refused(tmp_path):
+    text_file = tmp_path / "notes.sqlite"
+    text_file.write_text("not a database at all, just some text that is long enough to matter\n" * 20)
+    other = tmp_path / "other.sqlite"
+    with closing(sqlite3.connect(other)) as connection:
+        connection.execute("CREATE TABLE t (x)")
+    newer = tmp_path / "newer.sqlite"
+    Store(str(newer)).close()
+    with closing(sqlite3.connect(newer)) as connection:
+        connection.execute("PRAGMA user_version = 99")
+    for path, words in [(text_file, "not a results database"), (other, "not a winnable results database"),
+                        (newer, "schema version 99")]:
+        result = run("--seeds", "1-5", "--db", str(path))
+        assert result.exit_code == 2, result.output
+        assert words in result.output and "Traceback" not in result.output
+    assert "just some text" in text_file.read_text()  # untouched
+
+
+def test_unknown_verdicts_from_a_tiny_budget_are_stored_as_unknown(tmp_path):
+    db = tmp_path / "r.sqlite"
+    # seed 3087 is unwinnable, but not provably so in 1000 nodes and 5 ms
+    args = ("--seeds", "3087", "--db", str(db), "--node-limit", "1000", "--time-limit", "0.005", "--json")
+    data = json.loads(run(*args).stdout)
+    assert data["verdicts"] == {"winnable": 0, "unwinnable": 0, "unknown": 1}
+    assert (data["wilson_low"], data["wilson_high"]) == (0.0, 1.0)
+    assert stored(db)[3087].verdict == "unknown"
+
+
+def test_a_variant_the_game_does_not_have_is_refused(tmp_path):
+    with Store(str(tmp_path / "r.sqlite")) as store, surveying.workers(1) as run_tasks:
+        with pytest.raises(ValueError, match="twaalven has no variant 'players=3'"):
+            surveying.run(store, "twaalven", "players=3", [1], run_tasks)
+
+
+def test_survey_on_a_local_dask_cluster_stores_the_same_rows(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    db, reference = tmp_path / "dask.sqlite", tmp_path / "pool.sqlite"
+    assert run("--seeds", "1-150", "--db", str(reference), "--jobs", "2").exit_code == 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster:
+        result = run("--seeds", "1-150", "--db", str(db), "--cluster", cluster.scheduler_address, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["new"] == 150
+    assert stored(db) == stored(reference)
+
+
+def test_an_unreachable_cluster_is_bad_input(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(surveying, "CONNECT_TIMEOUT", "0.5s")
+    result = run("--seeds", "1-5", "--db", str(tmp_path / "r.sqlite"), "--cluster", "tcp://127.0.0.1:9")
+    assert result.exit_code == 2
+    assert "cannot reach a Dask scheduler at 'tcp://127.0.0.1:9'" in result.output
+
+
+def test_rows_are_named_tuples_in_column_order():
+    assert Row._fields == ("game", "variant", "seed", "verdict", "starters", "score", "nodes", "seconds",
+                           "method", "solution")
