@@ -19,7 +19,8 @@ Search effort (the solver's nodes) is recorded but not rated: it measures this s
 not the player's task, and correlates only 0.16 with bits on those seeds.
 
 A deal whose line has any move the budget could not decide is not rated, and so not chosen.
-Every solution is replayed with the game's reference rules (Position.start/apply/is_won) first.
+Every solution is replayed with the game's reference rules first (their Position's start, apply,
+legal_moves and is_won).
 """
 
 from __future__ import annotations
@@ -96,7 +97,10 @@ def measure(entry, position, result, budget: Budget) -> Difficulty | None:
     bits, legal, losing, critical = 0.0, 0, 0, 0
     current = line_start(position, result)
     for move in result.solution:
-        verdicts = [verdict.verdict for verdict in entry.engine.analyse(current, budget).moves]
+        if len(current.legal_moves()) == 1:  # forced, and on a winning line: nothing to analyse
+            verdicts = [KEEPS]
+        else:
+            verdicts = [verdict.verdict for verdict in entry.engine.analyse(current, budget).moves]
         keeps, loses = verdicts.count(KEEPS), verdicts.count(LOSES)
         if keeps + loses != len(verdicts) or keeps == 0:
             return None

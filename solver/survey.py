@@ -254,16 +254,9 @@ def solve_chunk(task: tuple) -> list[Row]:
 
 
 def _worker_start() -> None:
-    """Pool worker set-up: leave Ctrl-C to the parent, and exit if the parent dies (kill -9)."""
+    """Pool worker set-up: Ctrl-C is the parent's to handle (it stores what it has, then stops
+    the pool). Should the parent die, a worker's next read or write on its pipes fails and it ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
 
 
 Mapper = Callable[..., Iterator]

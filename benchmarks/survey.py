@@ -1,0 +1,67 @@
+"""Speed of the batch commands, printed as a table.
+
+    python benchmarks/survey.py [--game twaalven] [--seeds 1-10000] [--jobs 2] [--count 100]
+
+Runs `winnable survey` over the seeds into a fresh database and `winnable generate --count N`
+(any difficulty, then --difficulty hard) into a fresh directory, in this process after the
+imports, as the commands run them. The survey's overhead share is
+(wall * jobs - sum of the stored per-deal seconds) / (wall * jobs): the part of the workers'
+time not spent dealing and solving (the pool, the database, idle workers at the end).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import tempfile
+import time
+from contextlib import closing, redirect_stdout
+
+import cli.main  # noqa: F401  (the entry point first: it imports cli.batch once it registers it)
+from cli.batch import generate, survey
+
+
+def timed(command, args: list[str]) -> float:
+    start = time.perf_counter()
+    with open(os.devnull, "w") as quiet, redirect_stdout(quiet):
+        command.main(args, standalone_mode=False)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="twaalven")
+    parser.add_argument("--seeds", default="1-10000")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--count", type=int, default=100)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as work:
+        db = os.path.join(work, "results.sqlite")
+        wall = timed(survey, [args.game, "--seeds", args.seeds, "--db", db, "--jobs", str(args.jobs)])
+        with closing(sqlite3.connect(db)) as connection:
+            deals, solving, slowest = connection.execute("SELECT count(*), sum(seconds), max(seconds) FROM deals").fetchone()
+        any_wall = timed(generate, [args.game, "--count", str(args.count), "--out", os.path.join(work, "any"),
+                                    "--jobs", str(args.jobs)])
+        hard_wall = timed(generate, [args.game, "--count", str(args.count), "--difficulty", "hard",
+                                     "--out", os.path.join(work, "hard"), "--jobs", str(args.jobs)])
+    capacity = wall * args.jobs
+    rows = [
+        ("survey", f"{args.game} seeds {args.seeds}, --jobs {args.jobs}"),
+        ("deals", f"{deals}"),
+        ("wall s", f"{wall:.2f}"),
+        ("deals/s", f"{deals / wall:,.0f}"),
+        ("sum of per-deal s", f"{solving:.2f} (slowest deal {slowest:.2f} s)"),
+        ("overhead share", f"{100 * (capacity - solving) / capacity:.1f}%"),
+        ("overhead per deal", f"{1e6 * (capacity - solving) / deals:.0f} µs of worker time"),
+        (f"generate --count {args.count}", f"{any_wall:.2f} s"),
+        (f"generate --count {args.count} --difficulty hard", f"{hard_wall:.2f} s"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}")
+
+
+if __name__ == "__main__":
+    main()
