@@ -1,9 +1,463 @@
-"""Why a Twaalven en veertienen deal or position cannot be won (stub: to be written)."""
+"""Why a Twaalven en veertienen deal or position cannot be won, in words a person can check.
+
+The short reasons, cheapest first: (a) the counting invariant has no solution; the player to
+move has no still-needed pair now; (b) a pair type still needed cannot be formed often enough
+from different columns; (c) a card has no partner outside its own column; (d) the last turn,
+which takes two bottom cards, has no pair to take; (e) a cycle of cards that must each be taken
+before the next. When none applies, `explain` falls back to a CP-SAT unsat core: a small set of
+cards no line of play takes all of.
+"""
 
 from __future__ import annotations
 
-from puzzles.twaalven import Position
+from dataclasses import dataclass
+from fractions import Fraction
+
+import networkx as nx
+
+from puzzles.cards import card_name, rank
+from puzzles.twaalven import PAIRS, PLAYERS, Position, other
+
+from .result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
+
+Type = tuple[int, int]
+
+OWNER: dict[Type, str] = {t: player for player in PLAYERS for t in PAIRS[player]}
+SUM_WORDS = {"T": "12 (or Q+K)", "F": "14"}
+_FACES = {1: ("A", "ace"), 11: ("J", "jack"), 12: ("Q", "queen"), 13: ("K", "king")}
+
+
+# --- the counting invariant ------------------------------------------------------------------
+
+def turns_left(position: Position, to_move: str) -> dict[str, int]:
+    """Turns each player still plays: the player to move plays the first, third, … of them."""
+    turns = position.remaining // 2
+    return {to_move: (turns + 1) // 2, other(to_move): turns // 2}
+
+
+def rank_counts(position: Position) -> list[int]:
+    """counts[r]: remaining cards of rank r (index 0 unused)."""
+    counts = [0] * 14
+    for column in position.columns:
+        for card in column:
+            counts[rank(card)] += 1
+    return counts
+
+
+def _counts_for(r: list[int], qk: int | Fraction) -> dict[Type, int | Fraction]:
+    """The pair counts that use up every rank exactly, given the number of Q-K pairs: each rank
+    lies on a chain of pair types (7 —5-7— 5 —5-9— 9 … Q —2-Q— 2 … 8 —6-8— 6), so fixing one
+    count fixes the rest. Exact with ints or Fractions."""
+    ak = r[13] - qk
+    aj = r[1] - ak
+    three_j = r[11] - aj
+    three_nine = r[3] - three_j
+    five_nine = r[9] - three_nine
+    five_seven = r[5] - five_nine
+    two_q = r[12] - qk
+    two_ten = r[2] - two_q
+    four_ten = r[10] - two_ten
+    four_eight = r[4] - four_ten
+    six_eight = r[8] - four_eight
+    return {
+        (12, 13): qk, (1, 11): aj, (2, 10): two_ten, (3, 9): three_nine, (4, 8): four_eight,
+        (5, 7): five_seven, (6, 6): Fraction(r[6] - six_eight, 2),
+        (1, 13): ak, (2, 12): two_q, (3, 11): three_j, (4, 10): four_ten, (5, 9): five_nine,
+        (6, 8): six_eight, (7, 7): Fraction(r[7] - five_seven, 2),
+    }
+
+
+def required_pairs(position: Position, to_move: str) -> dict[Type, int] | None:
+    """How many pairs of each type must still be taken to clear the position with `to_move` to
+    move, or None when no non-negative whole counts fit (the position is lost). The Python
+    mirror of the kernel's `required_pairs`: tries every Q-K count."""
+    r = rank_counts(position)
+    turns = turns_left(position, to_move)
+    for qk in range(min(r[12], r[13]) + 1):
+        need = _counts_for(r, qk)
+        if any(n < 0 or n != int(n) for n in need.values()):
+            continue
+        if all(sum(need[t] for t in PAIRS[p]) == turns[p] for p in PLAYERS):
+            return {t: int(n) for t, n in need.items()}
+    return None
+
+
+def _exact_counts(position: Position, to_move: str) -> dict[Type, Fraction]:
+    """The one solution in fractions of "use up every rank in these turns": along the chain,
+    T's number of pairs grows by 13/2 per Q-K pair, so T's turns fix the Q-K count."""
+    r = rank_counts(position)
+    t_pairs_without_qk = sum(_counts_for(r, 0)[t] for t in PAIRS["T"])
+    qk = (turns_left(position, to_move)["T"] - t_pairs_without_qk) * Fraction(2, 13)
+    return _counts_for(r, qk)
+
+
+# --- words -----------------------------------------------------------------------------------
+
+def rank_word(r: int) -> str:
+    return _FACES[r][0] if r in _FACES else str(r)
+
+
+def type_name(t: Type) -> str:
+    return f"{rank_word(t[0])}-{rank_word(t[1])}"
+
+
+def a_rank(r: int) -> str:
+    """'a 5', 'an 8', 'an ace'."""
+    word = _FACES[r][1] if r in _FACES else str(r)
+    return ("an " if word[0] in "a8" else "a ") + word
+
+
+def ranks_word(r: int) -> str:
+    """'5s', 'aces'."""
+    return _FACES[r][1] + "s" if r in _FACES else f"{r}s"
+
+
+def times_word(n) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def column_of(position: Position) -> dict[int, int]:
+    return {card: col for col, column in enumerate(position.columns) for card in column}
+
+
+def at(position: Position, card: int) -> str:
+    """'QC (col 1)'."""
+    return f"{card_name(card)} (col {column_of(position)[card] + 1})"
+
+
+def where(position: Position, card: int) -> str:
+    """'6S (col 3, 2nd from bottom)'."""
+    col = column_of(position)[card]
+    column = position.columns[col]
+    depth = column.index(card)
+    if len(column) == 1:
+        place = "alone"
+    elif depth == len(column) - 1:
+        place = "top"
+    elif depth == 0:
+        place = "bottom"
+    else:
+        place = f"{('2nd', '3rd')[depth - 1]} from bottom"
+    return f"{card_name(card)} (col {col + 1}, {place})"
+
+
+def _cards_at(position: Position, cards) -> str:
+    return ", ".join(at(position, c) for c in cards)
+
+
+def _forced_counts(counts: dict[Type, Fraction]) -> str:
+    def show(n):
+        return str(n.numerator) if n.denominator == 1 else f"{n.numerator}/{n.denominator}"
+    return "; ".join(
+        f"{player}: " + ", ".join(f"{type_name(t)} {show(Fraction(counts[t]))}" for t in PAIRS[player])
+        for player in PLAYERS
+    )
+
+
+# --- the short reasons -----------------------------------------------------------------------
+
+def _counting_reason(position: Position, to_move: str) -> str:
+    """(a) Why no pair counts fit, from the one exact solution of the counting equations."""
+    turns = turns_left(position, to_move)
+    counts = _exact_counts(position, to_move)
+    setting = (
+        f"with {to_move} to move, the {position.remaining} cards left must be taken in T's "
+        f"{turns['T']} and F's {turns['F']} turns, and each rank's cards must all go into pairs "
+        "containing that rank"
+    )
+    qk = counts[(12, 13)]
+    if qk.denominator != 1:
+        return (
+            f"The remaining cards cannot be split into the turns left: {setting}; solving that "
+            f"rank by rank needs T to take Q-K {qk} times, not a whole number."
+        )
+    forced = f"that forces these pair counts ({_forced_counts(counts)})"
+    for t, single, partner in (((6, 6), 6, (6, 8)), ((7, 7), 7, (5, 7))):
+        if counts[t].denominator != 1:
+            return (
+                f"The remaining {ranks_word(single)} cannot be split: {setting}; {forced}. "
+                f"So {counts[partner]} of the {rank_counts(position)[single]} {ranks_word(single)} go in "
+                f"{OWNER[partner]}'s {type_name(partner)}, which leaves {2 * counts[t]} for "
+                f"{OWNER[t]}'s {type_name(t)}: an odd number, but that pair takes two."
+            )
+    t = min(counts, key=counts.get)
+    whole_game = 1 if t[0] == t[1] else 2
+    return (
+        f"The remaining cards cannot all be paired in the turns left: {setting}; {forced}. "
+        f"So {OWNER[t]} would have to take {type_name(t)} {counts[t]} times; counted the same "
+        f"way, the cards already gone hold {type_name(t)} {whole_game - counts[t]} times, and a "
+        f"whole game takes it only {times_word(whole_game)}."
+    )
+
+
+def _partners(position: Position, card: int, need: dict[Type, int]) -> list[tuple[int, Type]]:
+    """(partner card, pair type) for every remaining card that makes a still-needed pair with
+    `card`, in any column."""
+    result = []
+    for column in position.columns:
+        for other_card in column:
+            t = tuple(sorted((rank(card), rank(other_card))))
+            if other_card != card and need.get(t, 0) > 0:
+                result.append((other_card, t))
+    return result
+
+
+def _cross_column_reasons(position: Position, need: dict[Type, int]) -> list[str]:
+    """(b) A needed type of which fewer disjoint pairs from different columns exist than needed."""
+    col = column_of(position)
+    found = []
+    for t, k in need.items():
+        if k == 0:
+            continue
+        cards = [c for c in col if rank(c) in t]
+        graph = nx.Graph()
+        graph.add_edges_from(
+            (a, b) for i, a in enumerate(cards) for b in cards[i + 1:]
+            if col[a] != col[b] and tuple(sorted((rank(a), rank(b)))) == t
+        )
+        most = len(nx.max_weight_matching(graph, maxcardinality=True))
+        if most >= k:
+            continue
+        player, name = OWNER[t], type_name(t)
+        which = ranks_word(t[0]) if t[0] == t[1] else f"{ranks_word(t[0])} and {ranks_word(t[1])}"
+        columns = {col[c] for c in cards}
+        if len(columns) == 1:
+            found.append(
+                f"The {which} left ({', '.join(card_name(c) for c in cards)}) all lie in column "
+                f"{columns.pop() + 1}, so {player}'s pair {name} can never be taken, "
+                f"and {player} must still take it {times_word(k)}."
+            )
+        else:
+            found.append(
+                f"{player} must still take {name} {times_word(k)}, but the {which} left "
+                f"({_cards_at(position, cards)}) make only {most} such pair{'s' * (most != 1)} "
+                "from different columns without sharing a card."
+            )
+    return found
+
+
+def _lonely_card_reasons(position: Position, need: dict[Type, int]) -> list[str]:
+    """(c) A card all of whose possible partners lie in its own column (or are gone)."""
+    col = column_of(position)
+    found = []
+    for card in col:
+        partners = [p for p, _ in _partners(position, card, need)]
+        if any(col[p] != col[card] for p in partners):
+            continue
+        r = rank(card)
+        wanted = [f"{a_rank(t[0] + t[1] - r)} ({OWNER[t]}'s {type_name(t)})" for t in OWNER if r in t and need[t]]
+        spent = " and ".join(f"{OWNER[t]}'s {type_name(t)}" for t in OWNER if r in t and not need[t])
+        if not wanted:
+            text = f"the counting invariant has used up every pair it could make ({spent})"
+        else:
+            text = f"it pairs only with {' or '.join(wanted)}"
+            if spent:
+                text += f", as {spent} {'are' if ' and ' in spent else 'is'} used up by the counting invariant"
+            if partners:
+                listed = ", ".join(card_name(p) for p in partners)
+                text += f", and every such card left ({listed}) lies in column {col[card] + 1} too"
+            else:
+                text += ", and none is left"
+        found.append(f"{at(position, card)} can never be taken: {text}.")
+    return found
+
+
+def _next_turn_reason(position: Position, to_move: str, need: dict[Type, int]) -> str | None:
+    """The player to move has no pair now, or only pairs of types the counting has used up."""
+    moves = position.start(to_move).legal_moves()
+    if any(need[tuple(sorted(rank(c) for c in m.cards))] > 0 for m in moves):
+        return None
+    tops = _cards_at(position, [card for _, card in position.tops()])
+    if not moves:
+        return f"{to_move} is to move and has no pair: no two of the top cards ({tops}) make {SUM_WORDS[to_move]}."
+    listed = "; ".join(f"{at(position, a)} + {at(position, b)}" for a, b in (m.cards for m in moves))
+    used = sorted({type_name(tuple(sorted(rank(c) for c in m.cards))) for m in moves})
+    return (
+        f"{to_move} is to move, and its only pairs ({listed}) are {' or '.join(used)}, "
+        f"but the counting invariant leaves {to_move} none of them to take."
+    )
+
+
+def _last_turn_reason(position: Position, to_move: str, need: dict[Type, int]) -> str | None:
+    """(d) The last turn takes the final two cards, bottom cards of two columns: they must make
+    a still-needed pair of the player whose turn it is (the kernel's `is_dead`)."""
+    turns = position.remaining // 2
+    if turns == 0:
+        return None
+    last = to_move if turns % 2 else other(to_move)
+    bottoms = [column[0] for column in position.columns if column]
+    pairs = [
+        (a, b, t) for i, a in enumerate(bottoms) for b in bottoms[i + 1:]
+        if (t := tuple(sorted((rank(a), rank(b))))) in PAIRS[last]
+    ]
+    if any(need[t] > 0 for _, _, t in pairs):
+        return None
+    if position.remaining == 52:
+        who = f"{to_move} starts, so {last} plays the 26th and last turn"
+    elif turns == 1:
+        who = f"{last} is to move and this is the last turn"
+    else:
+        who = f"{to_move} is to move with {turns} turns left, so {last} plays the last one"
+    if len(bottoms) < 2:
+        return f"{who}; it must take the last two cards, but both lie in column {column_of(position)[bottoms[0]] + 1}."
+    text = (
+        f"{who}; it takes the last two cards, bottom cards of two columns: "
+        f"{_cards_at(position, bottoms)}; no two of them make {SUM_WORDS[last]}"
+    )
+    if pairs:
+        used = sorted({type_name(t) for _, _, t in pairs})
+        text += f" except as {' or '.join(used)}, but the counting invariant leaves {last} none of them to take"
+    return text + "."
+
+
+def _waits_for(position: Position, need: dict[Type, int]) -> nx.DiGraph:
+    """Edges u -> v: u must be taken strictly before v. A card above v in its column comes
+    first; and if v's possible partners outside its column all lie in one column B, whichever
+    one is used lies at or below the topmost, so every card above that one comes first."""
+    col = column_of(position)
+    graph = nx.DiGraph()
+    for c, column in enumerate(position.columns):
+        for lower, upper in zip(column, column[1:]):
+            graph.add_edge(upper, lower, why=("column", c))
+    for card in col:
+        outside = [(p, t) for p, t in _partners(position, card, need) if col[p] != col[card]]
+        columns = {col[p] for p, _ in outside}
+        if len(columns) != 1:
+            continue
+        b = columns.pop()
+        column = position.columns[b]
+        top = max(column.index(p) for p, _ in outside)
+        if top < len(column) - 1:
+            partners = [p for p, _ in outside]
+            graph.add_edge(column[top + 1], card, why=("partner", b, column[top], partners))
+    return graph
+
+
+def _cycle_reason(position: Position, need: dict[Type, int]) -> str | None:
+    """(e) The shortest cycle of must-come-before edges, told as who waits for whom."""
+    graph = _waits_for(position, need)
+    if nx.is_directed_acyclic_graph(graph):
+        return None
+    for bound in range(2, graph.number_of_nodes() + 1):
+        cycle = next(nx.simple_cycles(graph, length_bound=bound), None)
+        if cycle:
+            break
+    steps = []
+    # cycle[i] -> cycle[i+1]: cycle[i+1] waits for cycle[i]; tell it backwards from the end.
+    for i in range(len(cycle), 0, -1):
+        before, after = cycle[i - 1], cycle[i % len(cycle)]
+        why = graph.edges[before, after]["why"]
+        if why[0] == "column":
+            steps.append(f"{at(position, after)} lies beneath {card_name(before)}")
+        else:
+            _, b, topmost, partners = why
+            if len(partners) == 1:
+                partner = f"{at(position, topmost)}, which"
+            else:
+                options = " or ".join(a_rank(r) for r in sorted({rank(p) for p in partners}))
+                partner = f"{options} from column {b + 1}, the highest of which, {card_name(topmost)},"
+            steps.append(f"{at(position, after)} can only be taken with {partner} lies beneath {card_name(before)}")
+    return (
+        "These cards wait for each other in a circle: " + "; ".join(steps)
+        + "; so none of them can be taken first."
+    )
+
+
+def _reasons_with_mover(position: Position) -> list[str]:
+    to_move = position.to_move
+    if position.remaining == 0:
+        return []
+    need = required_pairs(position, to_move)
+    if need is None:
+        return [_counting_reason(position, to_move)]
+    now = _next_turn_reason(position, to_move, need)
+    found = _cross_column_reasons(position, need) + _lonely_card_reasons(position, need)
+    last = _last_turn_reason(position, to_move, need)
+    cycle = _cycle_reason(position, need)
+    return [text for text in (now, *found, last, cycle) if text]
+
+
+def reasons(position: Position) -> list[str]:
+    """Every short reason found that the position cannot be won. For a deal: the reasons that
+    hold whoever starts; when each starter has reasons but none is shared, one reason that
+    covers both cases."""
+    if position.to_move is not None:
+        return _reasons_with_mover(position)
+    by_starter = {p: _reasons_with_mover(position.start(p)) for p in PLAYERS}
+    common = [text for text in by_starter["T"] if text in by_starter["F"]]
+    if common or not all(by_starter.values()):
+        return common
+    return [" ".join(f"If {p} starts: {found[0]}" for p, found in by_starter.items())]
 
 
 def short_reason(position: Position) -> str | None:
-    return None
+    """The first short reason the position cannot be won, or None."""
+    found = reasons(position)
+    return found[0] if found else None
+
+
+# --- the whole explanation -------------------------------------------------------------------
+
+@dataclass
+class Explanation:
+    verdict: str
+    reasons: list[str]
+    method: str  # "rules", "cp-sat core" or "none"
+
+    def to_json(self) -> dict:
+        return {"verdict": self.verdict, "reasons": self.reasons, "method": self.method}
+
+
+def _core_reason(position: Position, time_limit: float | None) -> str | None:
+    from .twaalven_sat import core_with_minimality
+
+    found = core_with_minimality(position, time_limit)
+    if found is None:
+        return None
+    core, minimal = found
+    named = ", ".join(where(position, c) for c in core)
+    if len(core) == 1:
+        return f"A win takes every card, but no line of play takes {named}; CP-SAT proves it."
+    how = (
+        "a minimal set: without any one of them, the others can all be taken in one line"
+        if minimal else "not shrunk to a minimal set within the time"
+    )
+    return (
+        f"A win takes every card, but no line of play takes all of these {len(core)} cards: "
+        f"{named}; CP-SAT proves it ({how})."
+    )
+
+
+def explain(position: Position, budget: Budget | None = None) -> Explanation:
+    """Solves the deal or position, then says why: which starter wins, or why it is lost (short
+    reasons, else a CP-SAT unsat core)."""
+    from .twaalven import solve
+
+    budget = budget or Budget()
+    result = solve(position, budget)
+    if result.verdict == WINNABLE:
+        if position.to_move is not None:
+            who = f"with {position.to_move} to move"
+        elif len(result.starters) == 2:
+            who = "with T or F starting"
+        else:
+            who = f"only with {result.starters[0]} starting"
+        return Explanation(WINNABLE, [f"Winnable {who}; `winnable solve` prints a winning line."], "none")
+    if result.verdict == UNKNOWN:
+        return Explanation(UNKNOWN, ["Not decided within the budget, so there is nothing to explain yet."], "none")
+    found = reasons(position)
+    if found:
+        return Explanation(UNWINNABLE, found, "rules")
+    starts = [position] if position.to_move is not None else [position.start(p) for p in PLAYERS]
+    texts, methods = [], set()
+    for start in starts:
+        prefix = "" if position.to_move is not None else f"With {start.to_move} starting: "
+        text, method = short_reason(start), "rules"
+        if text is None:
+            text, method = _core_reason(start, budget.seconds_left()), "cp-sat core"
+        if text is None:
+            text, method = "no short reason found, and CP-SAT found no core within the time.", "none"
+        texts.append(prefix + text)
+        methods.add(method)
+    method = next(m for m in ("cp-sat core", "rules", "none") if m in methods)
+    return Explanation(UNWINNABLE, texts, method)
