@@ -1,8 +1,11 @@
 //! winnable's search kernels, exposed to Python as `solver._native`.
 
+pub mod one_foundation;
 pub mod rng;
 pub mod search;
+pub mod stapelen;
 pub mod table;
+pub mod tableau;
 pub mod twaalven;
 
 use pyo3::exceptions::PyValueError;
@@ -79,10 +82,135 @@ impl TwaalvenKernel {
     }
 }
 
+/// The seeded deal of `game` as columns of card ids, bottom card first.
+#[pyfunction]
+fn deal(game: &str, seed: u64) -> PyResult<Vec<Vec<u8>>> {
+    match game {
+        "twaalven" => Ok(twaalven::deal(seed)),
+        "stapelen" => Ok(stapelen::deal(seed)),
+        "all-in-a-row" => Ok(one_foundation::all_in_a_row_deal(seed)),
+        "black-hole" => Ok(one_foundation::black_hole_deal(seed)),
+        _ => Err(PyValueError::new_err(format!("no kernel for game {game:?}"))),
+    }
+}
+
+/// A kernel line as pairs of small numbers, as the Python side replays it.
+pub trait Notation {
+    fn pair(&self) -> (u8, u8);
+}
+
+impl Notation for twaalven::Move {
+    /// (first column, second column)
+    fn pair(&self) -> (u8, u8) {
+        (self.first, self.second)
+    }
+}
+
+impl Notation for stapelen::Move {
+    /// (column, foundation of the player to move)
+    fn pair(&self) -> (u8, u8) {
+        (self.column, self.foundation)
+    }
+}
+
+impl Notation for one_foundation::Move {
+    /// (column, 0)
+    fn pair(&self) -> (u8, u8) {
+        (self.column, 0)
+    }
+}
+
+type Answer = (&'static str, Vec<(u8, u8)>, u64, f64);
+
+fn run<G>(py: Python<'_>, game: &mut G, table: &mut LostTable, budget: Budget) -> Answer
+where
+    G: search::Game + Send,
+    G::Move: Notation + Send,
+{
+    let result = py.detach(|| search::solve(game, table, budget));
+    let line = result.line.iter().map(Notation::pair).collect();
+    (result.outcome.name(), line, result.nodes, result.seconds)
+}
+
+/// The memoised DFS for one game, keeping its table of lost positions between calls on
+/// positions of the same layout (as `analyse` makes).
+#[pyclass]
+struct Kernel {
+    game: String,
+    table: LostTable,
+    /// The columns the table's keys refer to: every later root must be a prefix of them.
+    layout: Vec<Vec<u8>>,
+}
+
+#[pymethods]
+impl Kernel {
+    #[new]
+    #[pyo3(signature = (game, table_entries = 1 << 22))]
+    fn new(game: String, table_entries: usize) -> PyResult<Self> {
+        if !["twaalven", "stapelen", "all-in-a-row", "black-hole"].contains(&game.as_str()) {
+            return Err(PyValueError::new_err(format!("no kernel for game {game:?}")));
+        }
+        Ok(Kernel { game, table: LostTable::new(table_entries), layout: Vec::new() })
+    }
+
+    /// Bytes held by the transposition table.
+    #[getter]
+    fn table_bytes(&self) -> usize {
+        self.table.capacity() * 8
+    }
+
+    /// Searches a position: its columns (bottom card first), the player to move (0 or 1) and
+    /// the foundation tops as ranks (0 = empty; Stapelen: the first player's three, then the
+    /// second's; one-foundation games: one). Returns (verdict, line, nodes, seconds), the line
+    /// as pairs in the game's notation (see `Notation`).
+    #[pyo3(signature = (columns, to_move = 0, tops = Vec::new(), node_limit = 0, time_limit = None))]
+    fn solve(
+        &mut self,
+        py: Python<'_>,
+        columns: Vec<Vec<u8>>,
+        to_move: u8,
+        tops: Vec<u8>,
+        node_limit: u64,
+        time_limit: Option<f64>,
+    ) -> PyResult<Answer> {
+        let same_layout = self.layout.len() == columns.len()
+            && self.layout.iter().zip(&columns).all(|(full, now)| full.starts_with(now));
+        if !same_layout {
+            self.table.clear();
+            self.layout = columns.clone();
+        }
+        let budget = budget(node_limit, time_limit);
+        let table = &mut self.table;
+        let top = |i: usize| tops.get(i).copied().unwrap_or(0);
+        let answer = match self.game.as_str() {
+            "twaalven" => match twaalven::Twaalven::new(&columns, to_move).map_err(PyValueError::new_err)? {
+                Some(mut game) => run(py, &mut game, table, budget),
+                None => (Outcome::Lost.name(), Vec::new(), 0, 0.0),
+            },
+            "stapelen" => {
+                let tops = [[top(0), top(1), top(2)], [top(3), top(4), top(5)]];
+                let mut game = stapelen::Stapelen::new(&columns, tops, to_move).map_err(PyValueError::new_err)?;
+                run(py, &mut game, table, budget)
+            }
+            "all-in-a-row" => {
+                let mut game = one_foundation::AllInARow::new(&columns, top(0)).map_err(PyValueError::new_err)?;
+                run(py, &mut game, table, budget)
+            }
+            _ => {
+                let mut game = one_foundation::BlackHole::new(&columns, top(0)).map_err(PyValueError::new_err)?;
+                run(py, &mut game, table, budget)
+            }
+        };
+        Ok(answer)
+    }
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shuffled, m)?)?;
     m.add_function(wrap_pyfunction!(twaalven_deal, m)?)?;
     m.add_class::<TwaalvenKernel>()?;
+    m.add_function(wrap_pyfunction!(deal, m)?)?;
+    m.add_class::<Kernel>()?;
     Ok(())
 }

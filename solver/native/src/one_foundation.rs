@@ -1,0 +1,153 @@
+//! One-player games that build a single foundation one rank up or down, K and A adjacent:
+//! All in a Row (13 columns of 4, the first card is any) and Black Hole (17 columns of 3,
+//! the foundation starts with the ace of spades). Lost when no top card fits.
+
+use crate::search::Game;
+use crate::tableau::{rank, Tableau};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub column: u8,
+    previous_top: u8,
+}
+
+/// `C` columns of at most `D` cards and a foundation whose top rank is `top` (0 = empty).
+#[derive(Clone)]
+pub struct OneFoundation<const C: usize, const D: usize> {
+    tableau: Tableau<C, D>,
+    top: u8,
+    /// Cards of each rank still in the tableau.
+    count: [u8; 14],
+}
+
+pub type AllInARow = OneFoundation<13, 4>;
+pub type BlackHole = OneFoundation<17, 3>;
+
+/// Ranks one apart, K and A adjacent; anything goes on an empty foundation.
+#[inline]
+fn adjacent(top: u8, card_rank: u8) -> bool {
+    top == 0 || (top + 13 - card_rank) % 13 == 1 || (card_rank + 13 - top) % 13 == 1
+}
+
+impl<const C: usize, const D: usize> OneFoundation<C, D> {
+    pub fn new(columns: &[Vec<u8>], top: u8) -> Result<Self, String> {
+        if top > 13 {
+            return Err(format!("foundation top {top} is not a rank 0..13"));
+        }
+        let tableau = Tableau::<C, D>::new(columns)?;
+        let mut count = [0; 14];
+        for card in columns.iter().flatten() {
+            count[rank(*card) as usize] += 1;
+        }
+        Ok(OneFoundation { tableau, top, count })
+    }
+}
+
+impl<const C: usize, const D: usize> OneFoundation<C, D> {
+    /// The ranks of a win, from the foundation top through every remaining card, form a walk on
+    /// the cycle A-2-…-K-A. Counting how often the walk crosses each edge of that cycle: a rank
+    /// with n cards is entered and left 2n times, less one for the walk's last card, plus one
+    /// for the foundation top where it starts. On an odd cycle these degrees fix the crossing
+    /// counts; a walk exists only if for some last rank they are whole, non-negative, and join
+    /// every rank that must be visited (an Euler trail).
+    fn rank_walk_exists(&self) -> bool {
+        let top = self.top as usize;
+        let mut degree = [0i32; 14];
+        for r in 1..=13 {
+            degree[r] = 2 * self.count[r] as i32 + (r == top) as i32;
+        }
+        // The alternating sum d13 - d12 + … + d1 is twice the K-A crossings; the last card's
+        // rank L lowers d_L by one, which changes the sum by one, so it must be odd here.
+        let alternating = (1..=13).fold(0, |acc, r| degree[r] - acc);
+        if alternating % 2 == 0 {
+            return false;
+        }
+        (1..=13).any(|last| {
+            if self.count[last] == 0 {
+                return false;
+            }
+            let king_ace = (alternating - if last % 2 == 1 { 1 } else { -1 }) / 2;
+            if king_ace < 0 {
+                return false;
+            }
+            // crossings[r] counts steps between rank r and rank r % 13 + 1.
+            let mut crossings = [0i32; 14];
+            crossings[13] = king_ace;
+            let mut before = king_ace;
+            for r in 1..=12 {
+                before = degree[r] - (r == last) as i32 - before;
+                if before < 0 {
+                    return false;
+                }
+                crossings[r] = before;
+            }
+            // Every rank still holding cards must be reachable from the top over used edges.
+            let mut reached = 1u16 << top;
+            let mut r = top;
+            while crossings[r] > 0 && reached & (1 << (r % 13 + 1)) == 0 {
+                r = r % 13 + 1;
+                reached |= 1 << r;
+            }
+            let mut r = top;
+            while crossings[(r + 11) % 13 + 1] > 0 && reached & (1 << ((r + 11) % 13 + 1)) == 0 {
+                r = (r + 11) % 13 + 1;
+                reached |= 1 << r;
+            }
+            (1..=13).all(|r| self.count[r] == 0 || reached & (1 << r) != 0)
+        })
+    }
+}
+
+impl<const C: usize, const D: usize> Game for OneFoundation<C, D> {
+    type Move = Move;
+
+    fn key(&self) -> u64 {
+        self.tableau.heights_key() * 14 + self.top as u64
+    }
+
+    fn is_won(&self) -> bool {
+        self.tableau.remaining() == 0
+    }
+
+    /// Taller columns first: digging where most cards wait keeps more options open.
+    fn moves(&self, out: &mut Vec<Move>) {
+        for column in 0..C {
+            if let Some(card) = self.tableau.top(column) {
+                if adjacent(self.top, rank(card)) {
+                    out.push(Move { column: column as u8, previous_top: self.top });
+                }
+            }
+        }
+        out.sort_by_key(|m| std::cmp::Reverse(self.tableau.height(m.column as usize)));
+    }
+
+    fn apply(&mut self, mv: Move) {
+        let card = self.tableau.top(mv.column as usize).expect("move from an empty column");
+        self.tableau.pop(mv.column as usize);
+        self.top = rank(card);
+        self.count[self.top as usize] -= 1;
+    }
+
+    fn undo(&mut self, mv: Move) {
+        self.count[self.top as usize] += 1;
+        self.tableau.unpop(mv.column as usize);
+        self.top = mv.previous_top;
+    }
+
+    /// Dead when the ranks alone rule out a win (see [`OneFoundation::rank_walk_exists`]).
+    fn is_dead(&self) -> bool {
+        self.top != 0 && !self.rank_walk_exists()
+    }
+}
+
+/// The seeded All in a Row deal: card k of the shuffled deck to column k % 13.
+pub fn all_in_a_row_deal(seed: u64) -> Vec<Vec<u8>> {
+    crate::twaalven::deal(seed)
+}
+
+/// The seeded Black Hole deal: the AS removed, the other 51 shuffled, card k to column k % 17.
+pub fn black_hole_deal(seed: u64) -> Vec<Vec<u8>> {
+    let mut deck: Vec<u8> = (1..52).collect();
+    crate::rng::shuffle(&mut deck, seed);
+    (0..17).map(|c| (0..3).map(|d| deck[d * 17 + c]).collect()).collect()
+}
