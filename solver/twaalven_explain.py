@@ -387,7 +387,7 @@ def reasons(position: Position) -> list[str]:
     common = [text for text in by_starter["T"] if text in by_starter["F"]]
     if common or not all(by_starter.values()):
         return common
-    return [" ".join(f"If {p} starts: {found[0]}" for p, found in by_starter.items())]
+    return ["Lost whoever starts. " + " ".join(found[0] for found in by_starter.values())]
 
 
 def short_reason(position: Position) -> str | None:

@@ -53,12 +53,13 @@ def _build(position: Position, core: bool) -> _Model:
     players = [position.to_move if s % 2 == 0 else other(position.to_move) for s in range(steps)]
 
     # Variables. A card has `above` cards over it, all taken at earlier steps; in a full line
-    # the `below` cards under it are taken later, which bounds its step from above.
+    # the `depth` cards under it are taken later, which bounds its step from above. A card
+    # with no step in range gets no x variables, so it cannot be taken.
     x, step, taken = {}, {}, {}
     for card, col, depth in cards:
         above = len(position.columns[col]) - 1 - depth
         last = steps - 1 if core else steps - 1 - depth
-        step[card] = model.new_int_var(above, last, f"step_{card}")
+        step[card] = model.new_int_var(min(above, last), last, f"step_{card}")
         for s in range(above, last + 1):
             x[card, s] = model.new_bool_var(f"x_{card}_{s}")
         if core:
@@ -156,6 +157,8 @@ def solve(position: Position, time_limit: float | None = None) -> SatResult:
     m = _build(position, core=False)
     solver = _solver(time_limit, WORKERS)
     status = solver.solve(m.model)
+    if status == cp_model.MODEL_INVALID:
+        raise AssertionError(f"invalid CP-SAT model: {m.model.validate()}")
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         result = SatResult(WINNABLE, _decode(position, m, solver))
     elif status == cp_model.INFEASIBLE:
@@ -173,6 +176,8 @@ def _assume(m: _Model, cards: list[int], time_limit: float | None) -> tuple[int,
     m.model.add_assumptions([m.taken[card] for card in cards])
     solver = _solver(time_limit, 1)
     status = solver.solve(m.model)
+    if status == cp_model.MODEL_INVALID:
+        raise AssertionError(f"invalid CP-SAT model: {m.model.validate()}")
     if status != cp_model.INFEASIBLE:
         return status, []
     card_of = {m.taken[card].index: card for card in cards}
