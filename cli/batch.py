@@ -1,7 +1,8 @@
 """Commands over many deals: generate (puzzles for setters), survey (winnability of a seed range,
 stored in SQLite, resumable) and report (tables and a plot from a survey database).
 
-They reuse the helpers of cli.main, so cli.main registers them at its end.
+They reuse the helpers of cli.main, so cli.main registers them at its end: import cli.main (the
+entry point) before this module.
 """
 
 from __future__ import annotations
@@ -19,9 +20,7 @@ from solver import survey as surveying
 from solver.files import replacing
 from solver.result import WINNABLE
 
-SURVEY_EXIT_CODES = EXIT_CODES.replace(
-    "interrupted (Ctrl-C)", "interrupted (Ctrl-C): every deal finished so far is stored; rerun to resume"
-)
+SURVEY_EXIT_CODES = EXIT_CODES + "\n       (after Ctrl-C every deal finished so far is stored: rerun to resume)"
 
 
 def bar(total: int, unit: str):
@@ -73,6 +72,7 @@ def survey(game_name, seed_text, db_path, jobs, cluster, as_json, time_limit, no
     interrupted or crashed survey without redoing or duplicating a deal. Prints the
     winnable share of the range with its Wilson 95% interval, whose low end counts
     'unknown' deals (budget exhausted) as unwinnable and whose high end as winnable.
+    --time-limit and --node-limit apply to each deal.
 
     \b
     Rows (table `deals`, UNIQUE(game, variant, seed)): game, variant ('' for the
@@ -137,7 +137,8 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, seed_text, jobs,
     runs out first, fewer than COUNT files are written and the command says so (exit 0).
     Each file is DIR/GAME-SEED.txt: comment lines with the verdict, the difficulty and the
     solution (replayed by the reference rules) or the explanation, then the deal, so
-    `winnable solve GAME FILE` reads it.
+    `winnable solve GAME FILE` reads it. --time-limit and --node-limit apply to each
+    deal (its solve and its difficulty measurement).
 
     \b
     Difficulty: along the solution line the engine marks every legal move 'keeps
