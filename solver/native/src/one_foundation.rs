@@ -49,9 +49,16 @@ impl<const C: usize, const D: usize> OneFoundation<C, D> {
     /// with n cards is entered and left 2n times, less one for the walk's last card, plus one
     /// for the foundation top where it starts. On an odd cycle these degrees fix the crossing
     /// counts; a walk exists only if for some last rank they are whole, non-negative, and join
-    /// every rank that must be visited (an Euler trail).
+    /// every rank that must be visited (an Euler trail). The last card is the bottom card of
+    /// its column, so only ranks of bottom cards can end the walk.
     fn rank_walk_exists(&self) -> bool {
         let top = self.top as usize;
+        let mut bottom_ranks = 0u16;
+        for column in 0..C {
+            if let Some(&bottom) = self.tableau.column(column).first() {
+                bottom_ranks |= 1 << rank(bottom);
+            }
+        }
         let mut degree = [0i32; 14];
         for r in 1..=13 {
             degree[r] = 2 * self.count[r] as i32 + (r == top) as i32;
@@ -63,7 +70,7 @@ impl<const C: usize, const D: usize> OneFoundation<C, D> {
             return false;
         }
         (1..=13).any(|last| {
-            if self.count[last] == 0 {
+            if bottom_ranks & (1 << last) == 0 {
                 return false;
             }
             let king_ace = (alternating - if last % 2 == 1 { 1 } else { -1 }) / 2;
