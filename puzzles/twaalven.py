@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
+from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
 
 NAME = "twaalven"
 TITLE = "Twaalven en veertienen"
@@ -159,63 +160,29 @@ def check_position(position: Position) -> None:
 
 def deal(seed: int) -> Position:
     """The seeded deal: card k of the shuffled deck to column k % 13, depth k // 13."""
-    deck = shuffled_deck(seed)
-    return Position(tuple(tuple(deck[d * COLUMNS + c] for d in range(DEPTH)) for c in range(COLUMNS)))
+    return Position(seeded_columns(shuffled_deck(seed), COLUMNS))
 
 
 def parse(text: str) -> Position:
     """A deal or position from text: 13 column lines (bottom card first, `-` for empty) and,
     for a position, a line `to-move: T` or `to-move: F`. `#` starts a comment."""
-    columns: list[tuple[int, ...]] = []
-    column_lines: list[int] = []
+    layout = read_layout(text, TITLE, COLUMNS, DEPTH, {"to-move": "to-move: T|F"})
     to_move = None
-    first_seen: dict[int, int] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        key, colon, value = line.partition(":")
-        if colon:
-            if key.strip().lower() != "to-move":
-                raise ParseError(f"unknown field {key.strip()!r} (only 'to-move: T|F' is known)", number)
-            if to_move is not None:
-                raise ParseError("to-move is given twice", number)
-            to_move = value.strip().upper()
-            if to_move not in PLAYERS:
-                raise ParseError(f"to-move {value.strip()!r} must be T or F", number)
-            continue
-        if len(columns) == COLUMNS:
-            raise ParseError(f"a 14th column; {TITLE} has {COLUMNS} columns", number)
-        cards = () if line == "-" else tuple(parse_card(token, number) for token in line.split())
-        if len(cards) > DEPTH:
-            raise ParseError(f"{len(cards)} cards in one column; at most {DEPTH}", number)
-        for card in cards:
-            if card in first_seen:
-                raise ParseError(f"duplicate card {card_name(card)} (also on line {first_seen[card]})", number)
-            first_seen[card] = number
-        columns.append(cards)
-        column_lines.append(number)
-    if len(columns) != COLUMNS:
-        raise ParseError(f"{len(columns)} columns; {TITLE} has {COLUMNS} (one line each)")
-    count = len(first_seen)
-    if to_move is None:
-        if count != DECK_SIZE:
-            missing = " ".join(card_name(c) for c in range(DECK_SIZE) if c not in first_seen)
-            raise ParseError(
-                f"{count} cards; a deal has {DECK_SIZE} (missing: {missing}); "
-                "a position mid-game needs a 'to-move: T|F' line"
-            )
-        for column, number in zip(columns, column_lines):
-            if len(column) != DEPTH:
-                raise ParseError(f"a column of {len(column)} cards; a deal has {DEPTH} in each", number)
-    position = Position(tuple(columns), to_move)
+    if "to-move" in layout.fields:
+        value, line = layout.fields["to-move"]
+        to_move = value.upper()
+        if to_move not in PLAYERS:
+            raise ParseError(f"to-move {value!r} must be T or F", line)
+    else:
+        require_full_deal(layout, list(range(DECK_SIZE)), DEPTH, "a position mid-game needs a 'to-move: T|F' line")
+    position = Position(tuple(layout.columns), to_move)
     check_position(position)
     return position
 
 
 def format_position(position: Position) -> str:
     """The text form `parse` reads back."""
-    lines = [" ".join(card_name(c) for c in column) or "-" for column in position.columns]
+    lines = format_columns(position.columns)
     if position.to_move is not None:
         lines.append(f"to-move: {position.to_move}")
     return "\n".join(lines) + "\n"
