@@ -133,7 +133,7 @@ def solve(game_name, source, seed, as_json, time_limit, node_limit):
     if result.starters:
         click.echo(f"winning starter(s): {', '.join(result.starters)}")
     if result.solution:
-        click.echo(f"solution ({result.starter} starts):")
+        click.echo(f"solution ({result.starter} starts):" if result.starter else "solution:")
         for number, move in enumerate(result.solution, start=1):
             click.echo(f"{number:3}. {move}")
     if result.explanation:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
+from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
 
 NAME = "twaalven"
@@ -186,31 +187,3 @@ def format_position(position: Position) -> str:
     if position.to_move is not None:
         lines.append(f"to-move: {position.to_move}")
     return "\n".join(lines) + "\n"
-
-
-def replay(start: Position, moves: list[Move]) -> Position:
-    """Applies `moves` in order, checking each; returns the final position."""
-    position = start
-    for move in moves:
-        position = position.apply(move)
-    return position
-
-
-def reference_solve(position: Position) -> list[Move] | None:
-    """A winning line by plain exhaustive search (no pruning beyond memoising lost positions),
-    or None when there is none. Exponential: meant for small positions in tests."""
-    lost: set[Position] = set()
-
-    def search(pos: Position) -> list[Move] | None:
-        if pos.is_won():
-            return []
-        if pos in lost:
-            return None
-        for move in pos.legal_moves():
-            line = search(pos.apply(move))
-            if line is not None:
-                return [move, *line]
-        lost.add(pos)
-        return None
-
-    return search(position)

@@ -1,33 +1,33 @@
 """The games winnable knows, by command-line name: each pairs its reference rules with its engine.
 
 A game joins by adding one entry here; every command (deal, solve, explain, analyse) then works
-for it. A rules module provides NAME, TITLE, parse(text), deal(seed) and format_position(position);
-an engine module provides solve, explain and analyse, each taking (position, budget).
+for it. Its rules provide NAME, TITLE, parse(text), deal(seed) and format_position(position); its
+engine provides solve, analyse and explain, each taking (position, budget).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import ModuleType
 
 from puzzles import RULES
 from puzzles.errors import UnknownGameError
 
-from . import twaalven
+from . import one_foundation, stapelen, twaalven
 
 
 @dataclass(frozen=True)
 class GameEntry:
     name: str
-    rules: ModuleType
-    engine: ModuleType
+    rules: object
+    engine: object
 
     @property
     def title(self) -> str:
         return self.rules.TITLE
 
 
-GAMES = {engine.NAME: GameEntry(engine.NAME, RULES[engine.NAME], engine) for engine in (twaalven,)}
+ENGINES = {twaalven.NAME: twaalven, stapelen.NAME: stapelen, **one_foundation.ENGINES}
+GAMES = {name: GameEntry(name, RULES[name], engine) for name, engine in ENGINES.items()}
 
 
 def game(name: str) -> GameEntry:

@@ -94,3 +94,15 @@ class AnalyseResult:
             "moves": [m.to_json() for m in self.moves],
             "stats": self.stats.to_json(),
         }
+
+
+@dataclass
+class Explanation:
+    """Why a deal or position is lost (or that it is not), as sentences a player can check."""
+
+    verdict: str
+    reasons: list[str]
+    method: str  # "rules", "search", "cp-sat core" or "none"
+
+    def to_json(self) -> dict:
+        return {"verdict": self.verdict, "reasons": self.reasons, "method": self.method}

@@ -18,7 +18,7 @@ import networkx as nx
 from puzzles.cards import card_name, rank
 from puzzles.twaalven import PAIRS, PLAYERS, Position, other
 
-from .result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
+from .result import UNKNOWN, UNWINNABLE, WINNABLE, Budget, Explanation
 
 Type = tuple[int, int]
 
@@ -397,16 +397,6 @@ def short_reason(position: Position) -> str | None:
 
 
 # --- the whole explanation -------------------------------------------------------------------
-
-@dataclass
-class Explanation:
-    verdict: str
-    reasons: list[str]
-    method: str  # "rules", "cp-sat core" or "none"
-
-    def to_json(self) -> dict:
-        return {"verdict": self.verdict, "reasons": self.reasons, "method": self.method}
-
 
 def _core_reason(position: Position, time_limit: float | None) -> str | None:
     from .twaalven_sat import core_with_minimality

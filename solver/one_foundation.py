@@ -1,0 +1,26 @@
+"""Solve and analyse All in a Row and Black Hole: the shared engine over the one-foundation
+kernels."""
+
+from __future__ import annotations
+
+from puzzles.cards import rank
+from puzzles.one_foundation import ALL_IN_A_ROW, BLACK_HOLE, Move, Position
+
+from .engine import GameEngine
+
+
+def to_kernel(position: Position):
+    """Columns and the foundation's top rank (0 = empty)."""
+    top = rank(position.foundation[-1]) if position.foundation else 0
+    return [list(c) for c in position.columns], 0, [top]
+
+
+def from_kernel(position: Position, pair: tuple[int, int]) -> Move:
+    column, _ = pair
+    return Move(position.columns[column][-1], column)
+
+
+ENGINES = {
+    game.NAME: GameEngine(name=game.NAME, to_kernel=to_kernel, from_kernel=from_kernel)
+    for game in (ALL_IN_A_ROW, BLACK_HOLE)
+}

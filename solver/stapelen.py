@@ -1,0 +1,32 @@
+"""Solve and analyse Stapelen: the shared engine over the Stapelen kernel. The players are
+symmetric, so a deal is searched with A to move and, when won, either may start."""
+
+from __future__ import annotations
+
+from puzzles import stapelen as rules
+from puzzles.cards import rank
+from puzzles.stapelen import Move, Position
+
+from .engine import GameEngine
+
+NAME = rules.NAME
+
+
+def to_kernel(position: Position):
+    """Columns, the mover (0 = A), and the six foundation tops as ranks (0 = empty)."""
+    tops = [rank(pile[-1]) if pile else 0 for piles in position.foundations for pile in piles]
+    return [list(c) for c in position.columns], rules.PLAYERS.index(position.to_move), tops
+
+
+def from_kernel(position: Position, pair: tuple[int, int]) -> Move:
+    """The kernel names a move by its column and the mover's foundation."""
+    column, foundation = pair
+    pile = position.foundations_of(position.to_move)[foundation]
+    return Move(position.to_move, position.columns[column][-1], column, foundation, pile[-1] if pile else None)
+
+
+ENGINE = GameEngine(name=NAME, to_kernel=to_kernel, from_kernel=from_kernel, symmetric_players=rules.PLAYERS)
+solve = ENGINE.solve
+analyse = ENGINE.analyse
+explain = ENGINE.explain
+decide = ENGINE.decide
