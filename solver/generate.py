@@ -19,8 +19,8 @@ Search effort (the solver's nodes) is recorded but not rated: it measures this s
 not the player's task, and correlates only 0.16 with bits on those seeds.
 
 A deal whose line has any move the budget could not decide is not rated, and so not chosen.
-Every solution is replayed with the game's reference rules first (their Position's start, apply,
-legal_moves and is_won).
+Every solution is replayed with the game's reference rules first (their Position's apply,
+legal_moves and is_won, and start for deals whose players choose who starts).
 """
 
 from __future__ import annotations
@@ -79,9 +79,11 @@ class Difficulty:
 
 
 def line_start(position, result):
-    """The position the solution starts from: the deal with the winning starter chosen, in games
-    where the players choose who starts."""
-    return position.start(result.starter) if result.starter is not None else position
+    """The position the solution starts from: a deal that names no player to move yet (the
+    players choose who starts) with the solution's starter chosen, else the deal itself."""
+    if getattr(position, "to_move", None) is None and result.starter is not None:
+        return position.start(result.starter)
+    return position
 
 
 def replays(position, result) -> bool:
