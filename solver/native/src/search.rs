@@ -4,6 +4,7 @@
 //! It is exact: `Lost` only after every continuation was refuted; a node or time budget that
 //! runs out gives `Unknown`.
 
+use crate::rng::SplitMix64;
 use crate::table::LostTable;
 use std::time::{Duration, Instant};
 
@@ -63,12 +64,18 @@ struct Dfs<'t, M> {
     node_limit: u64,
     deadline: Option<Instant>,
     out_of_budget: bool,
+    /// Node count at which the current run gives up (a restart, not the budget).
+    run_limit: u64,
+    /// Set when the search stopped early, by the budget or the run limit: nothing is proven.
+    stopped: bool,
+    /// Shuffles the moves of restarted runs; the first run keeps the game's order.
+    shuffle: Option<SplitMix64>,
     move_buffers: Vec<Vec<M>>,
     line: Vec<M>,
 }
 
 impl<'t, M: Copy> Dfs<'t, M> {
-    fn over_budget(&mut self) -> bool {
+    fn must_stop(&mut self) -> bool {
         if self.node_limit != 0 && self.nodes >= self.node_limit {
             self.out_of_budget = true;
         } else if self.nodes % CLOCK_EVERY == 0 {
@@ -78,17 +85,18 @@ impl<'t, M: Copy> Dfs<'t, M> {
                 }
             }
         }
-        self.out_of_budget
+        self.stopped = self.out_of_budget || self.nodes >= self.run_limit;
+        self.stopped
     }
 
     /// True when a win was found (its moves are in `self.line`). False means lost, unless
-    /// `out_of_budget` is set, in which case nothing is known.
+    /// `stopped` is set, in which case nothing is known.
     fn search<G: Game<Move = M>>(&mut self, game: &mut G, depth: usize) -> bool {
         if game.is_won() {
             return true;
         }
         self.nodes += 1;
-        if self.over_budget() {
+        if self.must_stop() {
             return false;
         }
         let key = game.key();
@@ -101,6 +109,11 @@ impl<'t, M: Copy> Dfs<'t, M> {
         let mut moves = std::mem::take(&mut self.move_buffers[depth]);
         moves.clear();
         game.moves(&mut moves);
+        if let Some(rng) = self.shuffle.as_mut() {
+            for i in (1..moves.len()).rev() {
+                moves.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+            }
+        }
         let mut won = false;
         for &mv in &moves {
             game.apply(mv);
@@ -111,19 +124,42 @@ impl<'t, M: Copy> Dfs<'t, M> {
                 break;
             }
             self.line.pop();
-            if self.out_of_budget {
+            if self.stopped {
                 break;
             }
         }
         self.move_buffers[depth] = moves;
-        if !won && !self.out_of_budget {
+        if !won && !self.stopped {
             self.table.insert(key);
         }
         won
     }
 }
 
+/// The Luby sequence 1 1 2 1 1 2 4 1 1 2 …, the restart lengths that waste at most a
+/// logarithmic factor against the best fixed length (Luby, Sinclair and Zuckerman, 1993).
+fn luby(i: u64) -> u64 {
+    let mut k = 1;
+    while (1u64 << k) - 1 < i {
+        k += 1;
+    }
+    if i == (1u64 << k) - 1 {
+        1 << (k - 1)
+    } else {
+        luby(i - (1u64 << (k - 1)) + 1)
+    }
+}
+
+/// Nodes in a restart run of Luby length 1, and how many restart runs precede the last one.
+const RESTART_UNIT: u64 = 3000;
+const RESTARTS: u64 = 30;
+
 /// Searches `game` for a win within `budget`, using and filling `table`.
+///
+/// Search effort on winnable deals is heavy-tailed: an early wrong move can hide the win
+/// behind a large lost subtree. So the search first makes short runs (Luby lengths) with the
+/// moves shuffled, then one run without limit. Lost positions proven by any run stay in the
+/// table, so later runs never repeat those proofs; the result is as exact as a single run.
 pub fn solve<G: Game>(game: &mut G, table: &mut LostTable, budget: Budget) -> SearchResult<G::Move> {
     let start = Instant::now();
     let mut dfs = Dfs {
@@ -132,21 +168,45 @@ pub fn solve<G: Game>(game: &mut G, table: &mut LostTable, budget: Budget) -> Se
         node_limit: budget.node_limit,
         deadline: budget.time_limit.map(|t| start + t),
         out_of_budget: false,
+        run_limit: u64::MAX,
+        stopped: false,
+        shuffle: None,
         move_buffers: Vec::new(),
         line: Vec::new(),
     };
-    let won = dfs.search(game, 0);
-    let outcome = if won {
-        Outcome::Won
-    } else if dfs.out_of_budget {
-        Outcome::Unknown
-    } else {
-        Outcome::Lost
+    let mut run = 0;
+    let outcome = loop {
+        let last = run >= RESTARTS;
+        dfs.run_limit = if last { u64::MAX } else { dfs.nodes + RESTART_UNIT * luby(run + 1) };
+        dfs.shuffle = (run > 0 && !last).then(|| SplitMix64::new(run));
+        dfs.stopped = false;
+        dfs.line.clear();
+        if dfs.search(game, 0) {
+            break Outcome::Won;
+        }
+        if !dfs.stopped {
+            break Outcome::Lost;
+        }
+        if dfs.out_of_budget {
+            break Outcome::Unknown;
+        }
+        run += 1;
     };
     SearchResult {
         outcome,
-        line: if won { dfs.line } else { Vec::new() },
+        line: if outcome == Outcome::Won { dfs.line } else { Vec::new() },
         nodes: dfs.nodes,
         seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::luby;
+
+    #[test]
+    fn luby_sequence_starts_as_published() {
+        let first: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(first, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 }
