@@ -1,8 +1,7 @@
 """Commands over many deals: generate (puzzles for setters), survey (winnability of a seed range,
 stored in SQLite, resumable) and report (tables and a plot from a survey database).
 
-They reuse the helpers of cli.main, so cli.main registers them at its end: import cli.main (the
-entry point) before this module.
+cli.main registers them beside the single-deal commands.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ import time
 
 import click
 
-from cli.main import EXIT_CODES, InputError, budget_options, emit_json, game_choice
+from .common import EXIT_CODES, InputError, budget_options, emit_json, game_choice, progress
 from puzzles.errors import WinnableError
 from solver import generate as generating
 from solver import report as reporting
@@ -21,13 +20,6 @@ from solver.files import replacing
 from solver.result import WINNABLE
 
 SURVEY_EXIT_CODES = EXIT_CODES + "\n       (after Ctrl-C every deal finished so far is stored: rerun to resume)"
-
-
-def bar(total: int, unit: str):
-    """A tqdm bar on a terminal (stderr), silent when piped."""
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit=unit, disable=None, leave=False, smoothing=0.1)
 
 
 def seeds_option(default: str | None):
@@ -94,11 +86,11 @@ def survey(game_name, seed_text, db_path, jobs, cluster, as_json, time_limit, no
         def on_rows(rows):
             nonlocal winnable
             winnable += sum(row.verdict == WINNABLE for row in rows)
-            progress.update(len(rows))
-            progress.set_postfix(winnable=winnable, refresh=False)
+            bar.update(len(rows))
+            bar.set_postfix(winnable=winnable, refresh=False)
 
         try:
-            with surveying.workers(jobs, cluster) as run_tasks, bar(len(todo), "deal") as progress:
+            with surveying.workers(jobs, cluster) as run_tasks, progress(total=len(todo), unit="deal") as bar:
                 new = surveying.run(store, entry.name, "", todo, run_tasks, time_limit, node_limit, jobs, on_rows)
         except WinnableError as error:  # the cluster cannot be used
             raise InputError(str(error)) from None
@@ -163,7 +155,7 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, seed_text, jobs,
     os.makedirs(out_dir, exist_ok=True)
     written, examined = [], 0
     try:
-        with surveying.workers(jobs) as run_tasks, bar(count, "deal") as progress:
+        with surveying.workers(jobs) as run_tasks, progress(total=count, unit="deal") as bar:
             for chunk_size, found in run_tasks(generating.examine_chunk, work, ordered=True):
                 examined += chunk_size
                 for deal in found[:count - len(written)]:
@@ -171,8 +163,8 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, seed_text, jobs,
                     with replacing(path) as handle:
                         handle.write(deal.text)
                     written.append({"path": path, **deal._asdict()})
-                    progress.update(1)
-                progress.set_postfix(seeds=examined, refresh=False)
+                    bar.update(1)
+                bar.set_postfix(seeds=examined, refresh=False)
                 if len(written) == count:
                     break
     except KeyboardInterrupt:

@@ -2,87 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
 
-from puzzles.errors import WinnableError
-from solver.registry import GAMES, game as lookup
+from solver.registry import GAMES
 from solver.result import Budget
 
-EXIT_CODES = """\b
-Exit codes:
-  0    the command ran; the verdict (winnable, unwinnable or unknown) is in its output
-  1    an internal error (a bug in winnable: please report it)
-  2    bad input or usage: a malformed deal or position, an unknown game, a missing file
-  130  interrupted (Ctrl-C)"""
-
-INPUT_HELP = """\b
-A deal or position comes from FILE ('-' reads standard input) or from --seed N.
-Twaalven en veertienen: 13 lines, one column each, cards separated by spaces, bottom
-(covered) card first, free card last; '#' starts a comment. A position mid-game may have
-shorter or empty ('-') columns and adds a line 'to-move: T' or 'to-move: F'."""
-
-
-class InputError(click.ClickException):
-    """Bad input: one clear line on stderr and exit code 2, no traceback."""
-
-    exit_code = 2
-
-    def format_message(self) -> str:
-        return self.message
-
-
-def game_choice(name: str):
-    try:
-        return lookup(name)
-    except WinnableError as error:
-        raise InputError(str(error)) from None
-
-
-def load(entry, source: str | None, seed: int | None):
-    """The deal or position named by FILE or --seed, parsed by the game's rules."""
-    if (source is None) == (seed is None):
-        raise click.UsageError("give either a FILE ('-' for standard input) or --seed N, not both")
-    try:
-        if seed is not None:
-            return entry.rules.deal(seed)
-        if source == "-":
-            text = sys.stdin.read()
-        else:
-            with open(source, encoding="utf-8") as handle:
-                text = handle.read()
-        return entry.rules.parse(text)
-    except OSError as error:
-        raise InputError(f"cannot read {source}: {error.strerror}") from None
-    except WinnableError as error:
-        where = "standard input" if source == "-" else source or f"seed {seed}"
-        raise InputError(f"{where}: {error}") from None
-
-
-def source_options(command):
-    """GAME, FILE and --seed: how every command names its deal or position."""
-    command = click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Use the seeded deal N.")(command)
-    command = click.argument("source", metavar="[FILE]", required=False)(command)
-    return click.argument("game_name", metavar="GAME")(command)
-
-
-def budget_options(command):
-    command = click.option(
-        "--node-limit", type=click.IntRange(0), default=0, show_default=True,
-        help="Stop after this many search nodes (0: no limit); the verdict is then 'unknown'.",
-    )(command)
-    command = click.option(
-        "--time-limit", type=click.FloatRange(0, min_open=True), default=30.0, show_default=True,
-        help="Stop after this many seconds; the verdict is then 'unknown'.",
-    )(command)
-    return click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")(command)
-
-
-def emit_json(payload: dict) -> None:
-    click.echo(json.dumps(payload, indent=2))
-
+from .batch import generate, report, survey
+from .common import EXIT_CODES, INPUT_HELP, budget_options, emit_json, game_choice, load, progress, source_options
 
 @click.group(epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
 def main():
@@ -173,7 +101,7 @@ def analyse(game_name, source, seed, as_json, time_limit, node_limit):
     """
     entry = game_choice(game_name)
     position = load(entry, source, seed)
-    result = entry.engine.analyse(position, Budget(time_limit, node_limit), progress=progress_bar)
+    result = entry.engine.analyse(position, Budget(time_limit, node_limit), progress=progress)
     if as_json:
         emit_json({**result.to_json(), "seed": seed})
         return
@@ -185,11 +113,8 @@ def analyse(game_name, source, seed, as_json, time_limit, node_limit):
         click.echo("no legal moves")
 
 
-def progress_bar(items, description: str = "moves"):
-    """A tqdm bar on a terminal, silent when stderr is piped."""
-    from tqdm import tqdm
-
-    return tqdm(items, desc=description, unit=description.split()[-1], disable=None, leave=False)
+for command in (generate, survey, report):
+    main.add_command(command)
 
 
 def run():

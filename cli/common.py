@@ -1,0 +1,97 @@
+"""What every winnable command shares: exit codes, how GAME/FILE/--seed and budgets are given,
+error reporting, JSON output and progress bars."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from puzzles.errors import WinnableError
+from solver.registry import game as lookup
+
+EXIT_CODES = """\b
+Exit codes:
+  0    the command ran; the verdict (winnable, unwinnable or unknown) is in its output
+  1    an internal error (a bug in winnable: please report it)
+  2    bad input or usage: a malformed deal or position, an unknown game, a missing file
+  130  interrupted (Ctrl-C)"""
+
+INPUT_HELP = """\b
+A deal or position comes from FILE ('-' reads standard input) or from --seed N.
+One line per column, cards separated by spaces, bottom (covered) card first,
+free card last, '-' for an empty column; '#' starts a comment. A position
+mid-game adds lines:
+  twaalven                  to-move: T|F
+  stapelen                  A: 3S 4H, -, QC    (A's three foundations, bottom first)
+                            B: -, -, 7C
+                            to-move: A|B
+  all-in-a-row, black-hole  foundation: AS 2H 3D   (the cards played, in order)"""
+
+
+class InputError(click.ClickException):
+    """Bad input: one clear line on stderr and exit code 2, no traceback."""
+
+    exit_code = 2
+
+    def format_message(self) -> str:
+        return self.message
+
+
+def game_choice(name: str):
+    try:
+        return lookup(name)
+    except WinnableError as error:
+        raise InputError(str(error)) from None
+
+
+def load(entry, source: str | None, seed: int | None):
+    """The deal or position named by FILE or --seed, parsed by the game's rules."""
+    if (source is None) == (seed is None):
+        raise click.UsageError("give either a FILE ('-' for standard input) or --seed N, not both")
+    try:
+        if seed is not None:
+            return entry.rules.deal(seed)
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8") as handle:
+                text = handle.read()
+        return entry.rules.parse(text)
+    except OSError as error:
+        raise InputError(f"cannot read {source}: {error.strerror}") from None
+    except WinnableError as error:
+        where = "standard input" if source == "-" else source or f"seed {seed}"
+        raise InputError(f"{where}: {error}") from None
+
+
+def source_options(command):
+    """GAME, FILE and --seed: how every command names its deal or position."""
+    command = click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Use the seeded deal N.")(command)
+    command = click.argument("source", metavar="[FILE]", required=False)(command)
+    return click.argument("game_name", metavar="GAME")(command)
+
+
+def budget_options(command):
+    command = click.option(
+        "--node-limit", type=click.IntRange(0), default=0, show_default=True,
+        help="Stop after this many search nodes (0: no limit); the verdict is then 'unknown'.",
+    )(command)
+    command = click.option(
+        "--time-limit", type=click.FloatRange(0, min_open=True), default=30.0, show_default=True,
+        help="Stop after this many seconds; the verdict is then 'unknown'.",
+    )(command)
+    return click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")(command)
+
+
+def emit_json(payload: dict) -> None:
+    click.echo(json.dumps(payload, indent=2))
+
+
+def progress(items=None, total: int | None = None, unit: str = "moves"):
+    """A tqdm bar on a terminal (stderr), silent when piped; wraps `items` or counts to `total`."""
+    from tqdm import tqdm
+
+    return tqdm(items, total=total, desc=unit if items is not None else None, unit=unit.split()[-1],
+                disable=None, leave=False, smoothing=0.1)
