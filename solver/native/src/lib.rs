@@ -65,6 +65,9 @@ impl TwaalvenKernel {
         node_limit: u64,
         time_limit: Option<f64>,
     ) -> PyResult<(&'static str, Vec<(u8, u8)>, u64, f64)> {
+        if to_move > 1 {
+            return Err(PyValueError::new_err(format!("to_move is 0 or 1, not {to_move}")));
+        }
         let game = twaalven::Twaalven::new(&columns, to_move).map_err(PyValueError::new_err)?;
         let Some(mut game) = game else {
             return Ok((Outcome::Lost.name(), Vec::new(), 0, 0.0));
@@ -173,6 +176,9 @@ impl Kernel {
         node_limit: u64,
         time_limit: Option<f64>,
     ) -> PyResult<Answer> {
+        if to_move > 1 {
+            return Err(PyValueError::new_err(format!("to_move is 0 or 1, not {to_move}")));
+        }
         let same_layout = self.layout.len() == columns.len()
             && self.layout.iter().zip(&columns).all(|(full, now)| full.starts_with(now));
         if !same_layout {
