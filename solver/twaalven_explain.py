@@ -432,7 +432,13 @@ def explain(position: Position, budget: Budget | None = None) -> Explanation:
             who = "with T or F starting"
         else:
             who = f"only with {result.starters[0]} starting"
-        return Explanation(WINNABLE, [f"Winnable {who}; `winnable solve` prints a winning line."], "none")
+        found = [f"Winnable {who}; `winnable solve` prints a winning line."]
+        losers = [p for p in PLAYERS if position.to_move is None and p not in result.starters]
+        for loser in losers:
+            why = short_reason(position.start(loser))
+            found.append(f"With {loser} starting it is lost: {why}" if why else
+                         f"With {loser} starting it is lost; the exhaustive search refuted every line.")
+        return Explanation(WINNABLE, found, "rules" if losers else "none")
     if result.verdict == UNKNOWN:
         return Explanation(UNKNOWN, ["Not decided within the budget, so there is nothing to explain yet."], "none")
     found = reasons(position)

@@ -155,6 +155,57 @@ impl Twaalven {
     }
 }
 
+impl Twaalven {
+    /// The last turn takes the final two cards, which are bottom cards of two columns, so
+    /// they must form a still-needed pair of the player whose turn is last.
+    fn last_turn_possible(&self) -> bool {
+        let mut bottoms_of_rank = [0u16; 14];
+        for c in 0..COLUMNS {
+            if self.heights[c] > 0 {
+                bottoms_of_rank[rank(self.columns[c][0]) as usize] |= 1 << c;
+            }
+        }
+        let turns_left = self.remaining / 2;
+        let last_player = (self.to_move ^ ((turns_left + 1) & 1)) as usize;
+        (7 * last_player..7 * last_player + 7).any(|t| {
+            let (ra, rb) = PAIR_TYPES[t];
+            let (a, b) = (bottoms_of_rank[ra as usize], bottoms_of_rank[rb as usize]);
+            self.need[t] > 0 && if ra == rb { a.count_ones() >= 2 } else { a != 0 && b != 0 }
+        })
+    }
+
+    /// Each still-needed pair type needs that many disjoint pairs of its two ranks from
+    /// different columns. Every such pair has a card outside any given column, so there can be
+    /// no more of them than the type's cards outside the column that holds most of them.
+    fn pairs_formable(&self) -> bool {
+        let mut per_column = [[0u8; 14]; COLUMNS];
+        let mut total = [0u8; 14];
+        for (c, counts) in per_column.iter_mut().enumerate() {
+            for &card in &self.columns[c][..self.heights[c] as usize] {
+                counts[rank(card) as usize] += 1;
+                total[rank(card) as usize] += 1;
+            }
+        }
+        PAIR_TYPES.iter().zip(&self.need).all(|(&(ra, rb), &need)| {
+            if need == 0 {
+                return true;
+            }
+            let (ra, rb) = (ra as usize, rb as usize);
+            let (cards, most) = if ra == rb {
+                (total[ra], total[ra] / 2)
+            } else {
+                (total[ra] + total[rb], total[ra].min(total[rb]))
+            };
+            let crowded = per_column
+                .iter()
+                .map(|counts| counts[ra] + if ra == rb { 0 } else { counts[rb] })
+                .max()
+                .unwrap_or(0);
+            most.min(cards - crowded) as i8 >= need
+        })
+    }
+}
+
 impl Game for Twaalven {
     type Move = Move;
 
@@ -201,24 +252,9 @@ impl Game for Twaalven {
         self.to_move ^= 1;
     }
 
-    /// Dead when the last turn cannot be played: it takes the final two cards, which are
-    /// bottom cards of two columns, so they must form a still-needed pair of the player whose
-    /// turn is last.
+    /// Dead when the last turn cannot be played or a needed pair type cannot be formed.
     fn is_dead(&self) -> bool {
-        let mut bottoms_of_rank = [0u16; 14];
-        for c in 0..COLUMNS {
-            if self.heights[c] > 0 {
-                bottoms_of_rank[rank(self.columns[c][0]) as usize] |= 1 << c;
-            }
-        }
-        let turns_left = self.remaining / 2;
-        let last_player = (self.to_move ^ ((turns_left + 1) & 1)) as usize;
-        let playable = (7 * last_player..7 * last_player + 7).any(|t| {
-            let (ra, rb) = PAIR_TYPES[t];
-            let (a, b) = (bottoms_of_rank[ra as usize], bottoms_of_rank[rb as usize]);
-            self.need[t] > 0 && if ra == rb { a.count_ones() >= 2 } else { a != 0 && b != 0 }
-        });
-        !playable
+        !self.last_turn_possible() || !self.pairs_formable()
     }
 
     fn undo(&mut self, mv: Move) {
