@@ -142,6 +142,11 @@ class OneFoundationGame:
         if "foundation" in layout.fields:
             foundation = tuple(layout.cards_of_field("foundation"))
         else:
+            if self.starter in layout.seen:
+                raise ParseError(
+                    f"{card_name(self.starter)} starts the foundation in {self.TITLE}, so a deal has it in no column",
+                    layout.seen[self.starter],
+                )
             require_full_deal(layout, self.deck, self.DEPTH, "a position mid-game needs a 'foundation: …' line")
             foundation = self.start()
         position = Position(tuple(layout.columns), foundation)
