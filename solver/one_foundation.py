@@ -1,11 +1,12 @@
-"""Solve and analyse All in a Row and Black Hole: the shared engine over the one-foundation
-kernels."""
+"""Solve, analyse and explain All in a Row and Black Hole: the shared engine over the
+one-foundation kernels, with the short reasons of `one_foundation_explain`."""
 
 from __future__ import annotations
 
 from puzzles.cards import rank
 from puzzles.one_foundation import ALL_IN_A_ROW, BLACK_HOLE, Move, Position
 
+from . import one_foundation_explain
 from .engine import GameEngine
 
 
@@ -21,6 +22,8 @@ def from_kernel(position: Position, pair: tuple[int, int]) -> Move:
 
 
 ENGINES = {
-    game.NAME: GameEngine(name=game.NAME, to_kernel=to_kernel, from_kernel=from_kernel)
+    game.NAME: GameEngine(
+        name=game.NAME, to_kernel=to_kernel, from_kernel=from_kernel, reasons=one_foundation_explain.reasons
+    )
     for game in (ALL_IN_A_ROW, BLACK_HOLE)
 }
