@@ -62,7 +62,9 @@ def read_layout(text: str, title: str, columns: int, depth: int, known_fields: d
             layout.fields[name] = (value.strip(), number)
             continue
         if len(layout.columns) == columns:
-            raise ParseError(f"a {ordinal(columns + 1)} column; {title} has {columns} columns", number)
+            extra = ordinal(columns + 1)
+            article = "an" if extra.startswith(("8", "11", "18")) else "a"
+            raise ParseError(f"{article} {extra} column; {title} has {columns} columns", number)
         cards = () if line == "-" else tuple(parse_card(token, number) for token in line.split())
         if len(cards) > depth:
             raise ParseError(f"{len(cards)} cards in one column; at most {depth}", number)
