@@ -18,6 +18,8 @@ pub struct OneFoundation<const C: usize, const D: usize> {
     top: u8,
     /// Cards of each rank still in the tableau.
     count: [u8; 14],
+    /// Non-empty columns whose bottom card has each rank.
+    bottoms: [u8; 14],
 }
 
 pub type AllInARow = OneFoundation<13, 4>;
@@ -39,7 +41,11 @@ impl<const C: usize, const D: usize> OneFoundation<C, D> {
         for card in columns.iter().flatten() {
             count[rank(*card) as usize] += 1;
         }
-        Ok(OneFoundation { tableau, top, count })
+        let mut bottoms = [0; 14];
+        for bottom in columns.iter().filter_map(|column| column.first()) {
+            bottoms[rank(*bottom) as usize] += 1;
+        }
+        Ok(OneFoundation { tableau, top, count, bottoms })
     }
 }
 
@@ -53,12 +59,6 @@ impl<const C: usize, const D: usize> OneFoundation<C, D> {
     /// its column, so only ranks of bottom cards can end the walk.
     fn rank_walk_exists(&self) -> bool {
         let top = self.top as usize;
-        let mut bottom_ranks = 0u16;
-        for column in 0..C {
-            if let Some(&bottom) = self.tableau.column(column).first() {
-                bottom_ranks |= 1 << rank(bottom);
-            }
-        }
         let mut degree = [0i32; 14];
         for r in 1..=13 {
             degree[r] = 2 * self.count[r] as i32 + (r == top) as i32;
@@ -70,7 +70,7 @@ impl<const C: usize, const D: usize> OneFoundation<C, D> {
             return false;
         }
         (1..=13).any(|last| {
-            if bottom_ranks & (1 << last) == 0 {
+            if self.bottoms[last] == 0 {
                 return false;
             }
             let king_ace = (alternating - if last % 2 == 1 { 1 } else { -1 }) / 2;
@@ -133,9 +133,15 @@ impl<const C: usize, const D: usize> Game for OneFoundation<C, D> {
         self.tableau.pop(mv.column as usize);
         self.top = rank(card);
         self.count[self.top as usize] -= 1;
+        if self.tableau.height(mv.column as usize) == 0 {
+            self.bottoms[self.top as usize] -= 1;
+        }
     }
 
     fn undo(&mut self, mv: Move) {
+        if self.tableau.height(mv.column as usize) == 0 {
+            self.bottoms[self.top as usize] += 1;
+        }
         self.count[self.top as usize] += 1;
         self.tableau.unpop(mv.column as usize);
         self.top = mv.previous_top;

@@ -7,6 +7,8 @@ pub struct Tableau<const C: usize, const D: usize> {
     cards: [[u8; D]; C],
     heights: [u8; C],
     remaining: u8,
+    /// The heights read as a number in base D+1, kept up to date by pop and unpop.
+    heights_key: u64,
 }
 
 pub fn rank(card: u8) -> u8 {
@@ -19,7 +21,7 @@ impl<const C: usize, const D: usize> Tableau<C, D> {
         if columns.len() != C {
             return Err(format!("expected {C} columns, got {}", columns.len()));
         }
-        let mut tableau = Tableau { cards: [[0; D]; C], heights: [0; C], remaining: 0 };
+        let mut tableau = Tableau { cards: [[0; D]; C], heights: [0; C], remaining: 0, heights_key: 0 };
         let mut seen = 0u64;
         for (c, column) in columns.iter().enumerate() {
             if column.len() > D {
@@ -34,6 +36,7 @@ impl<const C: usize, const D: usize> Tableau<C, D> {
             }
             tableau.heights[c] = column.len() as u8;
             tableau.remaining += column.len() as u8;
+            tableau.heights_key += column.len() as u64 * Self::place(c);
         }
         Ok(tableau)
     }
@@ -60,10 +63,17 @@ impl<const C: usize, const D: usize> Tableau<C, D> {
         &self.cards[column][..self.heights[column] as usize]
     }
 
+    /// The place value of a column's height in the key: column 0 is the most significant.
+    #[inline]
+    fn place(column: usize) -> u64 {
+        (D as u64 + 1).pow((C - 1 - column) as u32)
+    }
+
     #[inline]
     pub fn pop(&mut self, column: usize) {
         self.heights[column] -= 1;
         self.remaining -= 1;
+        self.heights_key -= Self::place(column);
     }
 
     /// Puts back the card last popped from `column`.
@@ -71,11 +81,12 @@ impl<const C: usize, const D: usize> Tableau<C, D> {
     pub fn unpop(&mut self, column: usize) {
         self.heights[column] += 1;
         self.remaining += 1;
+        self.heights_key += Self::place(column);
     }
 
     /// The heights packed in base D+1: a compact key of which cards remain.
     #[inline]
     pub fn heights_key(&self) -> u64 {
-        self.heights.iter().fold(0u64, |key, &h| key * (D as u64 + 1) + h as u64)
+        self.heights_key
     }
 }
