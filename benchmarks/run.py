@@ -16,17 +16,9 @@ import time
 from collections import Counter
 
 from solver.registry import game
+from solver.report import percentile
 from solver.result import UNKNOWN, WINNABLE, Budget
-
-
-def seed_range(text: str) -> range:
-    first, _, last = text.partition("-")
-    return range(int(first), int(last or first) + 1)
-
-
-def percentile(sorted_values: list[float], share: float) -> float:
-    index = min(len(sorted_values) - 1, max(0, round(share * (len(sorted_values) - 1))))
-    return sorted_values[index]
+from solver.survey import seed_range
 
 
 def main() -> None:
@@ -50,7 +42,8 @@ def main() -> None:
         slowest = max(slowest, (elapsed, seed))
         verdicts[result.verdict] += 1
         methods[result.stats.method] += 1
-        starters["+".join(result.starters) or "none"] += 1
+        if result.starters or result.verdict != WINNABLE:
+            starters["+".join(result.starters) or "none"] += 1
         nodes += result.stats.nodes
         kernel_seconds += result.stats.seconds
 
@@ -63,7 +56,7 @@ def main() -> None:
         ("decided", f"{100 * (count - verdicts[UNKNOWN]) / count:.1f}%"),
         ("winnable", f"{100 * verdicts[WINNABLE] / count:.1f}%"),
         ("verdicts", ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items()))),
-        ("winning starters", ", ".join(f"{s} {n}" for s, n in sorted(starters.items()))),
+        ("winning starters", ", ".join(f"{s} {n}" for s, n in sorted(starters.items())) or "-"),
         ("decided by", ", ".join(f"{m} {n}" for m, n in sorted(methods.items()))),
         ("median s/deal", f"{statistics.median(seconds):.6f}"),
         ("p90 s/deal", f"{percentile(seconds, 0.90):.6f}"),
