@@ -74,6 +74,11 @@ pub struct Twaalven {
     need: [i8; 14],
     /// For each rank, the set of columns whose top card has that rank.
     tops: [u16; 14],
+    /// For each rank, the set of non-empty columns whose bottom card has that rank.
+    bottoms: [u16; 14],
+    /// Remaining cards of each rank, in all and per column.
+    total: [u8; 14],
+    per_column: [[u8; 14]; COLUMNS],
 }
 
 impl Twaalven {
@@ -90,6 +95,9 @@ impl Twaalven {
             remaining: 0,
             need: [0; 14],
             tops: [0; 14],
+            bottoms: [0; 14],
+            total: [0; 14],
+            per_column: [[0; 14]; COLUMNS],
         };
         let mut counts = [0i32; 14];
         let mut seen = 0u64;
@@ -104,6 +112,8 @@ impl Twaalven {
                 seen |= 1 << card;
                 game.columns[c][d] = card;
                 counts[rank(card) as usize] += 1;
+                game.total[rank(card) as usize] += 1;
+                game.per_column[c][rank(card) as usize] += 1;
             }
             game.heights[c] = column.len() as u8;
             game.remaining += column.len() as u8;
@@ -123,6 +133,7 @@ impl Twaalven {
         for c in 0..COLUMNS {
             if let Some(card) = game.top(c) {
                 game.tops[rank(card) as usize] |= 1 << c;
+                game.bottoms[rank(game.columns[c][0]) as usize] |= 1 << c;
             }
         }
         Ok(Some(game))
@@ -137,21 +148,29 @@ impl Twaalven {
     #[inline]
     fn pop(&mut self, column: usize) {
         let card = self.columns[column][self.heights[column] as usize - 1];
-        self.tops[rank(card) as usize] &= !(1 << column);
+        let r = rank(card) as usize;
+        self.tops[r] &= !(1 << column);
+        self.total[r] -= 1;
+        self.per_column[column][r] -= 1;
         self.heights[column] -= 1;
-        if let Some(next) = self.top(column) {
-            self.tops[rank(next) as usize] |= 1 << column;
+        match self.top(column) {
+            Some(next) => self.tops[rank(next) as usize] |= 1 << column,
+            None => self.bottoms[r] &= !(1 << column),
         }
     }
 
     #[inline]
     fn push_back(&mut self, column: usize) {
-        if let Some(covered) = self.top(column) {
-            self.tops[rank(covered) as usize] &= !(1 << column);
+        let card = self.columns[column][self.heights[column] as usize];
+        let r = rank(card) as usize;
+        match self.top(column) {
+            Some(covered) => self.tops[rank(covered) as usize] &= !(1 << column),
+            None => self.bottoms[r] |= 1 << column,
         }
         self.heights[column] += 1;
-        let card = self.columns[column][self.heights[column] as usize - 1];
-        self.tops[rank(card) as usize] |= 1 << column;
+        self.tops[r] |= 1 << column;
+        self.total[r] += 1;
+        self.per_column[column][r] += 1;
     }
 }
 
@@ -159,17 +178,11 @@ impl Twaalven {
     /// The last turn takes the final two cards, which are bottom cards of two columns, so
     /// they must form a still-needed pair of the player whose turn is last.
     fn last_turn_possible(&self) -> bool {
-        let mut bottoms_of_rank = [0u16; 14];
-        for c in 0..COLUMNS {
-            if self.heights[c] > 0 {
-                bottoms_of_rank[rank(self.columns[c][0]) as usize] |= 1 << c;
-            }
-        }
         let turns_left = self.remaining / 2;
         let last_player = (self.to_move ^ ((turns_left + 1) & 1)) as usize;
         (7 * last_player..7 * last_player + 7).any(|t| {
             let (ra, rb) = PAIR_TYPES[t];
-            let (a, b) = (bottoms_of_rank[ra as usize], bottoms_of_rank[rb as usize]);
+            let (a, b) = (self.bottoms[ra as usize], self.bottoms[rb as usize]);
             self.need[t] > 0 && if ra == rb { a.count_ones() >= 2 } else { a != 0 && b != 0 }
         })
     }
@@ -178,14 +191,7 @@ impl Twaalven {
     /// different columns. Every such pair has a card outside any given column, so there can be
     /// no more of them than the type's cards outside the column that holds most of them.
     fn pairs_formable(&self) -> bool {
-        let mut per_column = [[0u8; 14]; COLUMNS];
-        let mut total = [0u8; 14];
-        for (c, counts) in per_column.iter_mut().enumerate() {
-            for &card in &self.columns[c][..self.heights[c] as usize] {
-                counts[rank(card) as usize] += 1;
-                total[rank(card) as usize] += 1;
-            }
-        }
+        let (total, per_column) = (&self.total, &self.per_column);
         PAIR_TYPES.iter().zip(&self.need).all(|(&(ra, rb), &need)| {
             if need == 0 {
                 return true;
