@@ -16,6 +16,9 @@ from ._native import Kernel
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, AnalyseResult, Budget, Explanation, MoveVerdict, SolveResult, Stats
 
 MOVE_LABELS = {WINNABLE: "keeps winnable", UNWINNABLE: "loses"}
+#: How far ahead, and in how many lines at most, `explain` spells out a proof tree.
+REFUTATION_DEPTH = 8
+REFUTATION_LINES = 60
 
 
 @dataclass
@@ -121,12 +124,46 @@ class GameEngine:
         found = self.reasons(position)
         if found:
             return Explanation(UNWINNABLE, found, "rules")
+        tree = self.refutation(position)
+        if tree is not None:
+            return Explanation(UNWINNABLE, tree, "rules")
         nodes = result.stats.nodes
         return Explanation(
             UNWINNABLE,
             [f"No short reason found; the exhaustive search refuted every line of play ({nodes} positions)."],
             "search",
         )
+
+    def refutation(self, position, depth: int = 0, indent: str = "", room: list | None = None) -> list[str] | None:
+        """A small proof tree for a lost position with no short reason: every legal move,
+        each followed by why the position after it is lost, up to REFUTATION_DEPTH moves ahead
+        and REFUTATION_LINES lines. None when the tree does not fit."""
+        room = room if room is not None else [REFUTATION_LINES]
+        starts = self.starts(position)
+        lines = []
+
+        def add(line: str) -> bool:
+            room[0] -= 1
+            lines.append(line)
+            return room[0] >= 0
+
+        for start in starts:
+            if len(starts) > 1 and not add(f"{indent}With {start.to_move} starting:"):
+                return None
+            for move in start.legal_moves():
+                after = start.apply(move)
+                reason = self.short_reason(after)
+                if reason is not None:
+                    if not add(f"{indent}After {move}: {reason}"):
+                        return None
+                    continue
+                if depth + 1 >= REFUTATION_DEPTH or not add(f"{indent}After {move}, every next move loses:"):
+                    return None
+                deeper = self.refutation(after, depth + 1, indent + "  ", room)
+                if deeper is None:
+                    return None
+                lines += deeper
+        return lines or None
 
     def analyse(self, position, budget: Budget | None = None, progress=iter) -> AnalyseResult:
         """For every legal move (of each starter, for a deal): does it keep the game winnable?
