@@ -133,7 +133,7 @@ def test_shuffle_of_any_length_matches_rust(seed, n):
 def test_python_deal_matches_rust_deal(seed):
     position = twaalven.deal(seed)
     assert position.to_move is None
-    assert [list(c) for c in position.columns] == [list(c) for c in _native.twaalven_deal(seed)]
+    assert [list(c) for c in position.columns] == [list(c) for c in _native.deal("twaalven", seed)]
 
 
 def test_shuffle_rejects_seeds_outside_u64():
@@ -183,7 +183,7 @@ def test_pinned_shuffled_decks(seed):
 @pytest.mark.parametrize("seed", sorted(PINNED_DEALS))
 def test_pinned_twaalven_deals(seed):
     first_column, tops = PINNED_DEALS[seed]
-    for columns in (twaalven.deal(seed).columns, _native.twaalven_deal(seed)):
+    for columns in (twaalven.deal(seed).columns, _native.deal("twaalven", seed)):
         assert len(columns) == 13 and all(len(c) == 4 for c in columns)
         assert names(columns[0]) == first_column.split()
         assert names(c[-1] for c in columns) == tops.split()

@@ -174,3 +174,34 @@ def test_console_script_reports_bad_input_on_stderr_without_traceback():
 def test_help_documents_exit_codes():
     result = run("--help")
     assert "Exit codes" in result.output and "130" in result.output
+
+
+def test_ctrl_c_during_a_kernel_search_stops_it_at_once():
+    """The kernel polls for signals while it searches: SIGINT arrives as KeyboardInterrupt long
+    before the search (with a tiny table, minutes of work) would end."""
+    script = (
+        "import os, signal, threading, time\n"
+        "from solver._native import Kernel, deal\n"
+        "threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()\n"
+        "start = time.perf_counter()\n"
+        "try:\n"
+        "    Kernel('twaalven', 1024).solve(deal('twaalven', 20548), 0, [], 0, 600)\n"
+        "except KeyboardInterrupt:\n"
+        "    print(f'interrupted after {time.perf_counter() - start:.1f} s')\n"
+    )
+    run_ = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert run_.stdout.startswith("interrupted after"), run_.stdout + run_.stderr
+    assert float(run_.stdout.split()[2]) < 10
+
+
+def test_the_console_script_turns_ctrl_c_into_exit_code_130(monkeypatch, capsys):
+    import cli.main as entry
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(entry.main, "main", interrupted)
+    with pytest.raises(SystemExit) as exit_:
+        entry.run()
+    assert exit_.value.code == 130
+    assert "interrupted" in capsys.readouterr().err

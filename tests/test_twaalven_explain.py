@@ -12,7 +12,7 @@ from puzzles import twaalven as rules
 from puzzles.cards import card_name
 from solver import twaalven_explain as explain
 from solver import twaalven_sat as sat
-from solver._native import TwaalvenKernel
+from solver._native import Kernel
 from solver.result import UNWINNABLE, WINNABLE, Budget
 
 EMPTY = "-\n"
@@ -82,7 +82,7 @@ def explain_starts(position: rules.Position) -> list[rules.Position]:
 
 def kernel_nodes(position: rules.Position, node_limit: int = 0) -> tuple[str, int]:
     columns = [list(c) for c in position.columns]
-    verdict, _, nodes, _ = TwaalvenKernel(1 << 16).solve(columns, 0 if position.to_move == "T" else 1, node_limit)
+    verdict, _, nodes, _ = Kernel("twaalven", 1 << 16).solve(columns, 0 if position.to_move == "T" else 1, [], node_limit)
     return verdict, nodes
 
 
@@ -190,7 +190,7 @@ def test_no_reason_for_winnable_deals(seed):
 def test_reasons_are_sound_on_partly_played_positions():
     """Every position a reason is given for is lost by the Rust DFS."""
     rng = random.Random(3)
-    kernel = TwaalvenKernel(1 << 18)
+    kernel = Kernel("twaalven", 1 << 18)
     explained = 0
     for seed in range(1, 120):
         position = rules.deal(seed).start(rng.choice(rules.PLAYERS))

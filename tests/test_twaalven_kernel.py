@@ -20,32 +20,24 @@ from puzzles import twaalven as tw
 from puzzles.cards import parse_card, rank
 from puzzles.twaalven import Move, Position
 from solver import twaalven as solver
-from solver._native import Kernel, TwaalvenKernel
+from solver._native import Kernel
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-#: The two ways into the Rust kernel: the Twaalven-only class and the generic one the engine
-#: (solver.engine) uses. Both must give the same exact answers.
-KERNEL_KINDS = {
-    "TwaalvenKernel": lambda entries: TwaalvenKernel(entries),
-    "Kernel": lambda entries: Kernel("twaalven", entries),
-}
-
-
-@pytest.fixture(params=sorted(KERNEL_KINDS))
-def make_kernel(request):
-    """A factory of fresh kernels of one kind: make_kernel(table_entries)."""
-    return KERNEL_KINDS[request.param]
+@pytest.fixture
+def make_kernel():
+    """A factory of fresh kernels: make_kernel(table_entries)."""
+    return new_kernel
 
 
 def new_kernel(entries: int = 1 << 16):
-    return TwaalvenKernel(entries)
+    return Kernel("twaalven", entries)
 
 
-#: Kernels shared by the differential tests, so their tables are reset and reused between
+#: A kernel shared by the differential tests, so its table is reset and reused between
 #: unrelated layouts all the time (a stale table would show up as wrong verdicts).
-SHARED = [make(1 << 16) for make in KERNEL_KINDS.values()]
+SHARED = [new_kernel(1 << 16)]
 
 
 def columns_of(pos: Position) -> list[list[int]]:
@@ -58,11 +50,9 @@ SAFETY_SECONDS = 20.0
 
 
 def kernel_solve(kernel, pos: Position, node_limit: int = 0, time_limit: float | None = SAFETY_SECONDS):
-    """(verdict, [(col_a, col_b), ...], nodes, seconds) from either kernel class."""
+    """(verdict, [(col_a, col_b), ...], nodes, seconds)."""
     to_move = 0 if pos.to_move == "T" else 1
-    if isinstance(kernel, Kernel):
-        return kernel.solve(columns_of(pos), to_move, [], node_limit, time_limit)
-    return kernel.solve(columns_of(pos), to_move, node_limit, time_limit)
+    return kernel.solve(columns_of(pos), to_move, [], node_limit, time_limit)
 
 
 def reference_verdict(pos: Position) -> str:
@@ -231,7 +221,7 @@ def assert_children_agree(pos: Position, kernel=None) -> None:
 def test_both_players_to_move_on_one_table():
     """The table is kept between solves of the same layout with either player to move: its
     keys must tell the two apart."""
-    kernel = [make(1 << 16) for make in KERNEL_KINDS.values()]
+    kernel = [new_kernel(1 << 16)]
     verdicts = set()
     for seed in range(200, 260):
         pos = partly_played(seed, 16, 24)
@@ -242,7 +232,7 @@ def test_both_players_to_move_on_one_table():
 
 def test_partly_played_deals_fixed_seeds():
     verdicts = {WINNABLE: 0, UNWINNABLE: 0}
-    kernel = [make(1 << 16) for make in KERNEL_KINDS.values()]
+    kernel = [new_kernel(1 << 16)]
     for seed in range(1, 61):
         pos = partly_played(seed, 12, 26)
         verdicts[assert_kernel_agrees(pos, kernel)] += 1
@@ -573,7 +563,5 @@ def test_kernel_trivial_positions(make_kernel):
 def test_kernel_rejects_a_bad_player():
     columns = [[0], [12]] + [[]] * 11  # AS + KS, an F pair
     for bad in (2, 7, 255):
-        with pytest.raises(ValueError):
-            TwaalvenKernel(1024).solve(columns, bad)
         with pytest.raises(ValueError):
             Kernel("twaalven", 1024).solve(columns, bad, [])

@@ -13,7 +13,7 @@ from puzzles import twaalven as rules
 from puzzles.cards import parse_card
 from puzzles.twaalven import Position
 from solver import twaalven_sat as sat
-from solver._native import TwaalvenKernel
+from solver._native import Kernel
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE
 
 # Lost, and no short reason applies (found by random play from deal 718, F starting): no line
@@ -47,9 +47,9 @@ def played(seed: int, starter: str, turns: int, rng: random.Random) -> Position:
     return position
 
 
-def kernel_verdict(kernel: TwaalvenKernel, position: Position) -> str:
+def kernel_verdict(kernel: Kernel, position: Position) -> str:
     columns = [list(c) for c in position.columns]
-    return kernel.solve(columns, 0 if position.to_move == "T" else 1, 0, 20.0)[0]
+    return kernel.solve(columns, 0 if position.to_move == "T" else 1, [], 0, 20.0)[0]
 
 
 def takes_all(position: Position, cards: set[int]) -> bool:
@@ -108,7 +108,7 @@ def test_time_limit_is_honoured():
 
 def test_agrees_with_the_rust_dfs_on_partly_played_positions():
     rng = random.Random(2024)
-    kernel = TwaalvenKernel(1 << 18)
+    kernel = Kernel("twaalven", 1 << 18)
     verdicts = []
     for seed in range(100, 130):
         position = played(seed, rng.choice(rules.PLAYERS), rng.randrange(4, 18), rng)

@@ -8,7 +8,7 @@ pub mod table;
 pub mod tableau;
 pub mod twaalven;
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use search::{Budget, Outcome};
 use std::time::Duration;
@@ -22,67 +22,13 @@ fn shuffled(seed: u64, n: usize) -> Vec<u32> {
     items
 }
 
-/// The seeded Twaalven en veertienen deal: 13 columns of card ids, bottom card first.
-#[pyfunction]
-fn twaalven_deal(seed: u64) -> Vec<Vec<u8>> {
-    twaalven::deal(seed)
+/// Whether Ctrl-C (or another signal whose Python handler raises) arrived during a search.
+fn signal_pending() -> bool {
+    Python::attach(|py| py.check_signals().is_err())
 }
 
 fn budget(node_limit: u64, time_limit: Option<f64>) -> Budget {
-    Budget { node_limit, time_limit: time_limit.map(Duration::from_secs_f64) }
-}
-
-/// The memoised DFS for Twaalven en veertienen, keeping its table of lost positions between
-/// calls on positions of the same layout (as `analyse` makes).
-#[pyclass]
-struct TwaalvenKernel {
-    table: LostTable,
-    /// The columns the table's keys refer to: every later root must be a prefix of them.
-    layout: Vec<Vec<u8>>,
-}
-
-#[pymethods]
-impl TwaalvenKernel {
-    #[new]
-    #[pyo3(signature = (table_entries = 1 << 22))]
-    fn new(table_entries: usize) -> Self {
-        TwaalvenKernel { table: LostTable::new(table_entries), layout: Vec::new() }
-    }
-
-    /// Bytes held by the transposition table.
-    #[getter]
-    fn table_bytes(&self) -> usize {
-        self.table.capacity() * 8
-    }
-
-    /// Searches the position; returns (verdict, line as (column, column) pairs, nodes, seconds).
-    #[pyo3(signature = (columns, to_move, node_limit = 0, time_limit = None))]
-    fn solve(
-        &mut self,
-        py: Python<'_>,
-        columns: Vec<Vec<u8>>,
-        to_move: u8,
-        node_limit: u64,
-        time_limit: Option<f64>,
-    ) -> PyResult<(&'static str, Vec<(u8, u8)>, u64, f64)> {
-        if to_move > 1 {
-            return Err(PyValueError::new_err(format!("to_move is 0 or 1, not {to_move}")));
-        }
-        let game = twaalven::Twaalven::new(&columns, to_move).map_err(PyValueError::new_err)?;
-        let Some(mut game) = game else {
-            return Ok((Outcome::Lost.name(), Vec::new(), 0, 0.0));
-        };
-        let same_layout = self.layout.len() == columns.len()
-            && self.layout.iter().zip(&columns).all(|(full, now)| full.starts_with(now));
-        if !same_layout {
-            self.table.clear();
-            self.layout = columns;
-        }
-        let table = &mut self.table;
-        let result = py.detach(|| search::solve(&mut game, table, budget(node_limit, time_limit)));
-        let line = result.line.iter().map(|m| (m.first, m.second)).collect();
-        Ok((result.outcome.name(), line, result.nodes, result.seconds))
-    }
+    Budget { node_limit, time_limit: time_limit.map(Duration::from_secs_f64), interrupted: Some(signal_pending) }
 }
 
 /// The seeded deal of `game` as columns of card ids, bottom card first.
@@ -125,14 +71,18 @@ impl Notation for one_foundation::Move {
 
 type Answer = (&'static str, Vec<(u8, u8)>, u64, f64);
 
-fn run<G>(py: Python<'_>, game: &mut G, table: &mut LostTable, budget: Budget) -> Answer
+/// Runs the search without holding the GIL; a Ctrl-C during it comes back as KeyboardInterrupt.
+fn run<G>(py: Python<'_>, game: &mut G, table: &mut LostTable, budget: Budget) -> PyResult<Answer>
 where
     G: search::Game + Send,
     G::Move: Notation + Send,
 {
     let result = py.detach(|| search::solve(game, table, budget));
+    if result.interrupted {
+        return Err(PyKeyboardInterrupt::new_err("search interrupted"));
+    }
     let line = result.line.iter().map(Notation::pair).collect();
-    (result.outcome.name(), line, result.nodes, result.seconds)
+    Ok((result.outcome.name(), line, result.nodes, result.seconds))
 }
 
 /// The memoised DFS for one game, keeping its table of lost positions between calls on
@@ -190,21 +140,21 @@ impl Kernel {
         let top = |i: usize| tops.get(i).copied().unwrap_or(0);
         let answer = match self.game.as_str() {
             "twaalven" => match twaalven::Twaalven::new(&columns, to_move).map_err(PyValueError::new_err)? {
-                Some(mut game) => run(py, &mut game, table, budget),
+                Some(mut game) => run(py, &mut game, table, budget)?,
                 None => (Outcome::Lost.name(), Vec::new(), 0, 0.0),
             },
             "stapelen" => {
                 let tops = [[top(0), top(1), top(2)], [top(3), top(4), top(5)]];
                 let mut game = stapelen::Stapelen::new(&columns, tops, to_move).map_err(PyValueError::new_err)?;
-                run(py, &mut game, table, budget)
+                run(py, &mut game, table, budget)?
             }
             "all-in-a-row" => {
                 let mut game = one_foundation::AllInARow::new(&columns, top(0)).map_err(PyValueError::new_err)?;
-                run(py, &mut game, table, budget)
+                run(py, &mut game, table, budget)?
             }
             _ => {
                 let mut game = one_foundation::BlackHole::new(&columns, top(0)).map_err(PyValueError::new_err)?;
-                run(py, &mut game, table, budget)
+                run(py, &mut game, table, budget)?
             }
         };
         Ok(answer)
@@ -214,8 +164,6 @@ impl Kernel {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shuffled, m)?)?;
-    m.add_function(wrap_pyfunction!(twaalven_deal, m)?)?;
-    m.add_class::<TwaalvenKernel>()?;
     m.add_function(wrap_pyfunction!(deal, m)?)?;
     m.add_class::<Kernel>()?;
     Ok(())

@@ -42,10 +42,13 @@ impl Outcome {
 }
 
 /// Node and time limits of one search. `node_limit == 0` means no node limit.
-#[derive(Clone, Copy, Debug)]
+/// `interrupted` is asked as often as the clock; when it says yes the search stops as if out of
+/// budget and the result says so (the Python side uses it for Ctrl-C).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Budget {
     pub node_limit: u64,
     pub time_limit: Option<Duration>,
+    pub interrupted: Option<fn() -> bool>,
 }
 
 pub struct SearchResult<M> {
@@ -54,6 +57,8 @@ pub struct SearchResult<M> {
     pub line: Vec<M>,
     pub nodes: u64,
     pub seconds: f64,
+    /// The search stopped because `Budget::interrupted` said so.
+    pub interrupted: bool,
 }
 
 const CLOCK_EVERY: u64 = 4096;
@@ -63,6 +68,8 @@ struct Dfs<'t, M> {
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
+    interrupted: Option<fn() -> bool>,
+    was_interrupted: bool,
     out_of_budget: bool,
     /// Node count at which the current run gives up (a restart, not the budget).
     run_limit: u64,
@@ -79,10 +86,12 @@ impl<'t, M: Copy> Dfs<'t, M> {
         if self.node_limit != 0 && self.nodes >= self.node_limit {
             self.out_of_budget = true;
         } else if self.nodes % CLOCK_EVERY == 0 {
-            if let Some(deadline) = self.deadline {
-                if Instant::now() >= deadline {
-                    self.out_of_budget = true;
-                }
+            if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                self.out_of_budget = true;
+            }
+            if self.interrupted.is_some_and(|interrupted| interrupted()) {
+                self.was_interrupted = true;
+                self.out_of_budget = true;
             }
         }
         self.stopped = self.out_of_budget || self.nodes >= self.run_limit;
@@ -167,6 +176,8 @@ pub fn solve<G: Game>(game: &mut G, table: &mut LostTable, budget: Budget) -> Se
         nodes: 0,
         node_limit: budget.node_limit,
         deadline: budget.time_limit.map(|t| start + t),
+        interrupted: budget.interrupted,
+        was_interrupted: false,
         out_of_budget: false,
         run_limit: u64::MAX,
         stopped: false,
@@ -197,6 +208,7 @@ pub fn solve<G: Game>(game: &mut G, table: &mut LostTable, budget: Budget) -> Se
         line: if outcome == Outcome::Won { dfs.line } else { Vec::new() },
         nodes: dfs.nodes,
         seconds: start.elapsed().as_secs_f64(),
+        interrupted: dfs.was_interrupted,
     }
 }
 

@@ -297,7 +297,7 @@ mod tests {
         for seed in 1..20 {
             for starter in 0..2 {
                 let mut game = Twaalven::new(&deal(seed), starter).unwrap().unwrap();
-                let budget = Budget { node_limit: 0, time_limit: None };
+                let budget = Budget::default();
                 let result = solve(&mut game, &mut table, budget);
                 assert_ne!(result.outcome, Outcome::Unknown);
             }
