@@ -6,6 +6,7 @@
 //! whose count is used up, which prunes most of the tree for free.
 
 use crate::search::Game;
+use crate::tableau::{rank, Tableau};
 
 pub const COLUMNS: usize = 13;
 pub const DEPTH: usize = 4;
@@ -16,9 +17,6 @@ pub const PAIR_TYPES: [(u8, u8); 14] = [
     (1, 13), (2, 12), (3, 11), (4, 10), (5, 9), (6, 8), (7, 7),
 ];
 
-pub fn rank(card: u8) -> u8 {
-    card % 13 + 1
-}
 
 /// How many pairs of each type must still be taken to clear cards with these rank counts
 /// (`counts[r]` for r in 1..=13) when T has `t_turns` and F has `f_turns` turns left; `None`
@@ -66,11 +64,9 @@ pub struct Move {
 
 #[derive(Clone)]
 pub struct Twaalven {
-    columns: [[u8; DEPTH]; COLUMNS],
-    heights: [u8; COLUMNS],
+    tableau: Tableau<COLUMNS, DEPTH>,
     /// 0 = T to move, 1 = F.
     to_move: u8,
-    remaining: u8,
     need: [i8; 14],
     /// For each rank, the set of columns whose top card has that rank.
     tops: [u16; 14],
@@ -85,43 +81,31 @@ impl Twaalven {
     /// A position from its columns (bottom card first) and the player to move.
     /// `None` when the counting invariant already proves it lost.
     pub fn new(columns: &[Vec<u8>], to_move: u8) -> Result<Option<Self>, String> {
-        if columns.len() != COLUMNS {
-            return Err(format!("expected {COLUMNS} columns, got {}", columns.len()));
+        let tableau = Tableau::<COLUMNS, DEPTH>::new(columns)?;
+        if tableau.remaining() % 2 != 0 {
+            return Err("an odd number of cards remains".into());
         }
         let mut game = Twaalven {
-            columns: [[0; DEPTH]; COLUMNS],
-            heights: [0; COLUMNS],
+            tableau,
             to_move,
-            remaining: 0,
             need: [0; 14],
             tops: [0; 14],
             bottoms: [0; 14],
             total: [0; 14],
             per_column: [[0; 14]; COLUMNS],
         };
-        let mut counts = [0i32; 14];
-        let mut seen = 0u64;
         for (c, column) in columns.iter().enumerate() {
-            if column.len() > DEPTH {
-                return Err(format!("column {} holds {} cards", c + 1, column.len()));
-            }
-            for (d, &card) in column.iter().enumerate() {
-                if card >= 52 || seen & (1 << card) != 0 {
-                    return Err(format!("card id {card} is invalid or repeated"));
-                }
-                seen |= 1 << card;
-                game.columns[c][d] = card;
-                counts[rank(card) as usize] += 1;
+            for &card in column {
                 game.total[rank(card) as usize] += 1;
                 game.per_column[c][rank(card) as usize] += 1;
             }
-            game.heights[c] = column.len() as u8;
-            game.remaining += column.len() as u8;
+            if let (Some(&bottom), Some(&top)) = (column.first(), column.last()) {
+                game.bottoms[rank(bottom) as usize] |= 1 << c;
+                game.tops[rank(top) as usize] |= 1 << c;
+            }
         }
-        if game.remaining % 2 != 0 {
-            return Err("an odd number of cards remains".into());
-        }
-        let turns = game.remaining as i32 / 2;
+        let counts = game.total.map(i32::from);
+        let turns = game.tableau.remaining() as i32 / 2;
         let (mover, other) = ((turns + 1) / 2, turns / 2);
         let (t_turns, f_turns) = if to_move == 0 { (mover, other) } else { (other, mover) };
         let Some(need) = required_pairs(&counts, t_turns, f_turns) else {
@@ -130,30 +114,18 @@ impl Twaalven {
         for (slot, n) in game.need.iter_mut().zip(need) {
             *slot = n as i8;
         }
-        for c in 0..COLUMNS {
-            if let Some(card) = game.top(c) {
-                game.tops[rank(card) as usize] |= 1 << c;
-                game.bottoms[rank(game.columns[c][0]) as usize] |= 1 << c;
-            }
-        }
         Ok(Some(game))
     }
 
     #[inline]
-    fn top(&self, column: usize) -> Option<u8> {
-        let h = self.heights[column] as usize;
-        (h > 0).then(|| self.columns[column][h - 1])
-    }
-
-    #[inline]
     fn pop(&mut self, column: usize) {
-        let card = self.columns[column][self.heights[column] as usize - 1];
+        let card = self.tableau.top(column).expect("a move from a non-empty column");
         let r = rank(card) as usize;
         self.tops[r] &= !(1 << column);
         self.total[r] -= 1;
         self.per_column[column][r] -= 1;
-        self.heights[column] -= 1;
-        match self.top(column) {
+        self.tableau.pop(column);
+        match self.tableau.top(column) {
             Some(next) => self.tops[rank(next) as usize] |= 1 << column,
             None => self.bottoms[r] &= !(1 << column),
         }
@@ -161,24 +133,22 @@ impl Twaalven {
 
     #[inline]
     fn push_back(&mut self, column: usize) {
-        let card = self.columns[column][self.heights[column] as usize];
-        let r = rank(card) as usize;
-        match self.top(column) {
+        let covered = self.tableau.top(column);
+        self.tableau.unpop(column);
+        let r = rank(self.tableau.top(column).expect("a card to put back")) as usize;
+        match covered {
             Some(covered) => self.tops[rank(covered) as usize] &= !(1 << column),
             None => self.bottoms[r] |= 1 << column,
         }
-        self.heights[column] += 1;
         self.tops[r] |= 1 << column;
         self.total[r] += 1;
         self.per_column[column][r] += 1;
     }
-}
 
-impl Twaalven {
     /// The last turn takes the final two cards, which are bottom cards of two columns, so
     /// they must form a still-needed pair of the player whose turn is last.
     fn last_turn_possible(&self) -> bool {
-        let turns_left = self.remaining / 2;
+        let turns_left = self.tableau.remaining() / 2;
         let last_player = (self.to_move ^ ((turns_left + 1) & 1)) as usize;
         (7 * last_player..7 * last_player + 7).any(|t| {
             let (ra, rb) = PAIR_TYPES[t];
@@ -216,15 +186,11 @@ impl Game for Twaalven {
     type Move = Move;
 
     fn key(&self) -> u64 {
-        let mut key = self.to_move as u64;
-        for &h in &self.heights {
-            key = key * 5 + h as u64;
-        }
-        key
+        self.to_move as u64 * 5u64.pow(COLUMNS as u32) + self.tableau.heights_key()
     }
 
     fn is_won(&self) -> bool {
-        self.remaining == 0
+        self.tableau.remaining() == 0
     }
 
     fn moves(&self, out: &mut Vec<Move>) {
@@ -254,7 +220,6 @@ impl Game for Twaalven {
         self.pop(mv.first as usize);
         self.pop(mv.second as usize);
         self.need[mv.pair_type as usize] -= 1;
-        self.remaining -= 2;
         self.to_move ^= 1;
     }
 
@@ -267,7 +232,6 @@ impl Game for Twaalven {
         self.push_back(mv.second as usize);
         self.push_back(mv.first as usize);
         self.need[mv.pair_type as usize] += 1;
-        self.remaining += 2;
         self.to_move ^= 1;
     }
 }
