@@ -18,7 +18,6 @@ import tempfile
 import time
 from contextlib import closing, redirect_stdout
 
-import cli.main  # noqa: F401  (the entry point first: it imports cli.batch once it registers it)
 from cli.batch import generate, survey
 
 

@@ -25,7 +25,7 @@ from typing import NamedTuple
 from puzzles.cards import card_name, rank
 from puzzles.one_foundation import Position
 
-from .twaalven_explain import a_rank, at, ranks_word
+from .words import a_rank, at, cards_at, rank_counts, ranks_word
 
 RANK_NAMES = ("", "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
               "jack", "queen", "king")
@@ -95,19 +95,8 @@ def all_of(ranks, joiner: str = "and") -> str:
     return listed([ranks_word(r) for r in ranks], joiner)
 
 
-def cards_at(position: Position, cards) -> str:
-    return ", ".join(at(position, c) for c in cards)
-
-
 # --- what the reasons look at ----------------------------------------------------------------
 
-def rank_counts(position: Position) -> list[int]:
-    """counts[r]: remaining cards of rank r (index 0 unused)."""
-    counts = [0] * 14
-    for column in position.columns:
-        for card in column:
-            counts[rank(card)] += 1
-    return counts
 
 
 def cards_of(position: Position, ranks) -> list[int]:

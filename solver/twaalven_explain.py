@@ -10,7 +10,6 @@ cards no line of play takes all of.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
 import networkx as nx
@@ -18,13 +17,13 @@ import networkx as nx
 from puzzles.cards import card_name, rank
 from puzzles.twaalven import PAIRS, PLAYERS, Position, other
 
+from .words import a_rank, at, cards_at, column_of, rank_counts, rank_word, ranks_word, times_word, where  # noqa: F401
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Budget, Explanation
 
 Type = tuple[int, int]
 
 OWNER: dict[Type, str] = {t: player for player in PLAYERS for t in PAIRS[player]}
 SUM_WORDS = {"T": "12 (or Q+K)", "F": "14"}
-_FACES = {1: ("A", "ace"), 11: ("J", "jack"), 12: ("Q", "queen"), 13: ("K", "king")}
 
 
 # --- the counting invariant ------------------------------------------------------------------
@@ -35,13 +34,6 @@ def turns_left(position: Position, to_move: str) -> dict[str, int]:
     return {to_move: (turns + 1) // 2, other(to_move): turns // 2}
 
 
-def rank_counts(position: Position) -> list[int]:
-    """counts[r]: remaining cards of rank r (index 0 unused)."""
-    counts = [0] * 14
-    for column in position.columns:
-        for card in column:
-            counts[rank(card)] += 1
-    return counts
 
 
 def _counts_for(r: list[int], qk: int | Fraction) -> dict[Type, int | Fraction]:
@@ -93,56 +85,8 @@ def _exact_counts(position: Position, to_move: str) -> dict[Type, Fraction]:
 
 # --- words -----------------------------------------------------------------------------------
 
-def rank_word(r: int) -> str:
-    return _FACES[r][0] if r in _FACES else str(r)
-
-
 def type_name(t: Type) -> str:
     return f"{rank_word(t[0])}-{rank_word(t[1])}"
-
-
-def a_rank(r: int) -> str:
-    """'a 5', 'an 8', 'an ace'."""
-    word = _FACES[r][1] if r in _FACES else str(r)
-    return ("an " if word[0] in "a8" else "a ") + word
-
-
-def ranks_word(r: int) -> str:
-    """'5s', 'aces'."""
-    return _FACES[r][1] + "s" if r in _FACES else f"{r}s"
-
-
-def times_word(n) -> str:
-    return {1: "once", 2: "twice"}.get(n, f"{n} times")
-
-
-def column_of(position: Position) -> dict[int, int]:
-    return {card: col for col, column in enumerate(position.columns) for card in column}
-
-
-def at(position: Position, card: int) -> str:
-    """'QC (col 1)'."""
-    return f"{card_name(card)} (col {column_of(position)[card] + 1})"
-
-
-def where(position: Position, card: int) -> str:
-    """'6S (col 3, 2nd from bottom)'."""
-    col = column_of(position)[card]
-    column = position.columns[col]
-    depth = column.index(card)
-    if len(column) == 1:
-        place = "alone"
-    elif depth == len(column) - 1:
-        place = "top"
-    elif depth == 0:
-        place = "bottom"
-    else:
-        place = f"{('2nd', '3rd')[depth - 1]} from bottom"
-    return f"{card_name(card)} (col {col + 1}, {place})"
-
-
-def _cards_at(position: Position, cards) -> str:
-    return ", ".join(at(position, c) for c in cards)
 
 
 def _forced_counts(counts: dict[Type, Fraction]) -> str:
@@ -230,7 +174,7 @@ def _cross_column_reasons(position: Position, need: dict[Type, int]) -> list[str
         else:
             found.append(
                 f"{player} must still take {name} {times_word(k)}, but the {which} left "
-                f"({_cards_at(position, cards)}) make only {most} such pair{'s' * (most != 1)} "
+                f"({cards_at(position, cards)}) make only {most} such pair{'s' * (most != 1)} "
                 "from different columns without sharing a card."
             )
     return found
@@ -267,7 +211,7 @@ def _next_turn_reason(position: Position, to_move: str, need: dict[Type, int]) -
     moves = position.start(to_move).legal_moves()
     if any(need[tuple(sorted(rank(c) for c in m.cards))] > 0 for m in moves):
         return None
-    tops = _cards_at(position, [card for _, card in position.tops()])
+    tops = cards_at(position, [card for _, card in position.tops()])
     if not moves:
         return f"{to_move} is to move and has no pair: no two of the top cards ({tops}) make {SUM_WORDS[to_move]}."
     listed = "; ".join(f"{at(position, a)} + {at(position, b)}" for a, b in (m.cards for m in moves))
@@ -302,7 +246,7 @@ def _last_turn_reason(position: Position, to_move: str, need: dict[Type, int]) -
         return f"{who}; it must take the last two cards, but both lie in column {column_of(position)[bottoms[0]] + 1}."
     text = (
         f"{who}; it takes the last two cards, bottom cards of two columns: "
-        f"{_cards_at(position, bottoms)}; no two of them make {SUM_WORDS[last]}"
+        f"{cards_at(position, bottoms)}; no two of them make {SUM_WORDS[last]}"
     )
     if pairs:
         used = sorted({type_name(t) for _, _, t in pairs})

@@ -1,0 +1,66 @@
+"""Words for explanations, shared by every game: ranks ("an ace", "5s"), cards with their
+columns ("QC (col 1)", "6S (col 3, 2nd from bottom)") and counts of what a tableau holds."""
+
+from __future__ import annotations
+
+from puzzles.cards import card_name, rank
+
+_FACES = {1: ("A", "ace"), 11: ("J", "jack"), 12: ("Q", "queen"), 13: ("K", "king")}
+
+
+def rank_word(r: int) -> str:
+    return _FACES[r][0] if r in _FACES else str(r)
+
+
+def a_rank(r: int) -> str:
+    """'a 5', 'an 8', 'an ace'."""
+    word = _FACES[r][1] if r in _FACES else str(r)
+    return ("an " if word[0] in "a8" else "a ") + word
+
+
+def ranks_word(r: int) -> str:
+    """'5s', 'aces'."""
+    return _FACES[r][1] + "s" if r in _FACES else f"{r}s"
+
+
+def times_word(n) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def column_of(position) -> dict[int, int]:
+    return {card: col for col, column in enumerate(position.columns) for card in column}
+
+
+def at(position, card: int) -> str:
+    """'QC (col 1)'."""
+    return f"{card_name(card)} (col {column_of(position)[card] + 1})"
+
+
+def where(position, card: int) -> str:
+    """'6S (col 3, 2nd from bottom)'."""
+    col = column_of(position)[card]
+    column = position.columns[col]
+    depth = column.index(card)
+    if len(column) == 1:
+        place = "alone"
+    elif depth == len(column) - 1:
+        place = "top"
+    elif depth == 0:
+        place = "bottom"
+    else:
+        place = f"{('2nd', '3rd')[depth - 1]} from bottom"
+    return f"{card_name(card)} (col {col + 1}, {place})"
+
+
+def cards_at(position, cards) -> str:
+    """'QC (col 1), AS (col 2)'."""
+    return ", ".join(at(position, c) for c in cards)
+
+
+def rank_counts(position) -> list[int]:
+    """counts[r]: remaining cards of rank r (index 0 unused)."""
+    counts = [0] * 14
+    for column in position.columns:
+        for card in column:
+            counts[rank(card)] += 1
+    return counts
