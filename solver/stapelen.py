@@ -1,5 +1,6 @@
-"""Solve and analyse Stapelen: the shared engine over the Stapelen kernel. The players are
-symmetric, so a deal is searched with A to move and, when won, either may start."""
+"""Solve, analyse and explain Stapelen: the shared engine over the Stapelen kernel, its CP-SAT
+model and its short reasons. The players are symmetric, so a deal is searched with A to move
+and, when won, either may start."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ from puzzles import stapelen as rules
 from puzzles.cards import rank
 from puzzles.stapelen import Move, Position
 
+from . import stapelen_explain, stapelen_sat
 from .engine import GameEngine
+from .result import Budget, Explanation
 
 NAME = rules.NAME
 
@@ -25,8 +28,16 @@ def from_kernel(position: Position, pair: tuple[int, int]) -> Move:
     return Move(position.to_move, position.columns[column][-1], column, foundation, pile[-1] if pile else None)
 
 
-ENGINE = GameEngine(name=NAME, to_kernel=to_kernel, from_kernel=from_kernel, symmetric_players=rules.PLAYERS)
+ENGINE = GameEngine(
+    name=NAME, to_kernel=to_kernel, from_kernel=from_kernel, symmetric_players=rules.PLAYERS,
+    sat_solve=stapelen_sat.solve, reasons=stapelen_explain.reasons,
+)
 solve = ENGINE.solve
 analyse = ENGINE.analyse
-explain = ENGINE.explain
 decide = ENGINE.decide
+
+
+def explain(position: Position, budget: Budget | None = None) -> Explanation:
+    """Why the deal or position cannot be won (or that it can): short reasons, else a CP-SAT
+    unsat core."""
+    return stapelen_explain.explain(position, budget or Budget())
