@@ -22,7 +22,7 @@ from puzzles.stapelen import PLAYERS, Position, other
 
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Budget, Explanation
 from .stapelen_sat import core_with_minimality, previous_rank
-from .twaalven_explain import a_rank, at, column_of, ranks_word, where
+from .words import a_rank, at, cards_at, column_of, ranks_word, where
 
 
 # --- words -----------------------------------------------------------------------------------
@@ -74,7 +74,7 @@ def _no_move_reason(position: Position) -> str | None:
     if position.remaining == 0 or position.legal_moves():
         return None
     player = position.to_move
-    tops = ", ".join(at(position, column[-1]) for column in position.columns if column)
+    tops = cards_at(position, [column[-1] for column in position.columns if column])
     return (
         f"{player} is to move and has no legal card: {player}'s foundations "
         f"({_foundations(position, player)}) take only {_takes(_wanted_ranks(position, player))}, "
