@@ -97,6 +97,15 @@ class AnalyseResult:
 
 
 @dataclass
+class SatResult:
+    """What a CP-SAT model says of a position: the verdict and, when winnable, the line."""
+
+    verdict: str
+    moves: list = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
 class Explanation:
     """Why a deal or position is lost (or that it is not), as sentences a player can check."""
 

@@ -32,9 +32,8 @@ from ortools.sat.python import cp_model
 from puzzles.cards import rank
 from puzzles.stapelen import PLAYERS, Move, Position, other
 
-from .result import UNKNOWN, UNWINNABLE, WINNABLE
+from .result import UNKNOWN, UNWINNABLE, WINNABLE, SatResult
 from .sat_core import checked_solve, new_solver, shrink_core
-from .twaalven_sat import SatResult
 
 __all__ = ["SatResult", "solve", "unsat_core", "core_with_minimality"]
 

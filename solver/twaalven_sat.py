@@ -13,24 +13,18 @@ CP-SAT for a small set of cards no line of play can all take.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from puzzles.cards import rank
 from puzzles.twaalven import PAIRS, PLAYERS, Move, Position, other
 
-from .result import UNKNOWN, UNWINNABLE, WINNABLE
+from .result import UNKNOWN, UNWINNABLE, WINNABLE, SatResult
+from .sat_core import checked_solve, new_solver, shrink_core
 from .twaalven_explain import required_pairs
 
 WORKERS = 2
-
-
-@dataclass
-class SatResult:
-    verdict: str
-    moves: list[Move] = field(default_factory=list)
-    seconds: float = 0.0
 
 
 @dataclass
@@ -124,14 +118,6 @@ def _build(position: Position, core: bool) -> _Model:
     return _Model(model, steps, players, x, taken)
 
 
-def _solver(time_limit: float | None, workers: int) -> cp_model.CpSolver:
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = workers
-    if time_limit is not None:
-        solver.parameters.max_time_in_seconds = max(time_limit, 0.0)
-    return solver
-
-
 def _decode(position: Position, m: _Model, solver: cp_model.CpSolver) -> list[Move]:
     """The winning line in turn order, read from the x variables and checked for shape."""
     column_of = {card: col for col, column in enumerate(position.columns) for card in column}
@@ -155,10 +141,8 @@ def solve(position: Position, time_limit: float | None = None) -> SatResult:
     if required_pairs(position, position.to_move) is None:
         return SatResult(UNWINNABLE, seconds=time.perf_counter() - started)
     m = _build(position, core=False)
-    solver = _solver(time_limit, WORKERS)
-    status = solver.solve(m.model)
-    if status == cp_model.MODEL_INVALID:
-        raise AssertionError(f"invalid CP-SAT model: {m.model.validate()}")
+    solver = new_solver(time_limit, WORKERS)
+    status = checked_solve(solver, m.model)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         result = SatResult(WINNABLE, _decode(position, m, solver))
     elif status == cp_model.INFEASIBLE:
@@ -169,47 +153,11 @@ def solve(position: Position, time_limit: float | None = None) -> SatResult:
     return result
 
 
-def _assume(m: _Model, cards: list[int], time_limit: float | None) -> tuple[int, list[int]]:
-    """Solves with `cards` assumed taken: the status and, when infeasible, the cards of the core
-    CP-SAT reports. One worker: with more, CP-SAT reports every assumption as the core."""
-    m.model.clear_assumptions()
-    m.model.add_assumptions([m.taken[card] for card in cards])
-    solver = _solver(time_limit, 1)
-    status = solver.solve(m.model)
-    if status == cp_model.MODEL_INVALID:
-        raise AssertionError(f"invalid CP-SAT model: {m.model.validate()}")
-    if status != cp_model.INFEASIBLE:
-        return status, []
-    card_of = {m.taken[card].index: card for card in cards}
-    return status, [card_of[i] for i in solver.sufficient_assumptions_for_infeasibility() if i in card_of]
-
-
 def core_with_minimality(position: Position, time_limit: float | None = None) -> tuple[list[int], bool] | None:
     """`unsat_core`, and whether it is minimal: the greedy shrinking finished and dropping any
     one card of the set makes all the others takeable in one line of play."""
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
-
-    def left() -> float | None:
-        return None if deadline is None else max(0.0, deadline - time.perf_counter())
-
     m = _build(position, core=True)
-    all_cards = [card for column in position.columns for card in column]
-    status, reported = _assume(m, all_cards, left())
-    if status != cp_model.INFEASIBLE:
-        return None
-    core = [card for card in all_cards if card in reported]
-    # Every set kept from here on is proved infeasible with exactly its own assumptions.
-    if len(core) < len(all_cards) and _assume(m, core, left())[0] != cp_model.INFEASIBLE:
-        core = all_cards
-    minimal = True
-    for card in list(core):
-        rest = [c for c in core if c != card]
-        status = _assume(m, rest, left())[0] if left() != 0.0 else cp_model.UNKNOWN
-        if status == cp_model.INFEASIBLE:
-            core = rest
-        elif status != cp_model.FEASIBLE and status != cp_model.OPTIMAL:
-            minimal = False
-    return core, minimal
+    return shrink_core(m.model, m.taken, [card for column in position.columns for card in column], time_limit)
 
 
 def unsat_core(position: Position, time_limit: float | None = None) -> list[int] | None:

@@ -8,7 +8,6 @@ import os
 import pytest
 from click.testing import CliRunner
 
-import cli.main  # noqa: F401  (the entry point first: it imports cli.batch once it registers it)
 from cli.batch import generate
 from puzzles import twaalven as rules
 from solver import generate as generating

@@ -5,7 +5,6 @@ import json
 import pytest
 from click.testing import CliRunner
 
-import cli.main  # noqa: F401  (the entry point first: it imports cli.batch once it registers it)
 from cli.batch import report, survey
 from solver.report import percentile
 from solver.survey import Row, Store, wilson

@@ -12,7 +12,7 @@ from puzzles.stapelen import Position
 from solver import stapelen as engine
 from solver import stapelen_sat as sat
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE
-from solver.twaalven_sat import SatResult
+from solver.result import SatResult
 
 from test_stapelen_engine import played, small_positions
 

@@ -14,7 +14,6 @@ from contextlib import closing
 import pytest
 from click.testing import CliRunner
 
-import cli.main  # noqa: F401  (the entry point first: it imports cli.batch once it registers it)
 from cli.batch import survey
 from solver import survey as surveying
 from solver.registry import game

@@ -14,6 +14,7 @@ from puzzles.cards import parse_card
 from puzzles.twaalven import Position
 from solver import twaalven_sat as sat
 from solver._native import Kernel
+from solver.sat_core import assume
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE
 
 # Lost, and no short reason applies (found by random play from deal 718, F starting): no line
@@ -141,7 +142,7 @@ def test_unsat_core_is_infeasible_and_minimal():
     assert minimal and sat.unsat_core(position, time_limit=20) == core
     # Re-solved with only the core's assumptions, the model stays infeasible ...
     model = sat._build(position, core=True)
-    assert sat._assume(model, core, 20)[0] == cp_model.INFEASIBLE
+    assert assume(model.model, model.taken, core, 20)[0] == cp_model.INFEASIBLE
     # ... brute force agrees, and without any one card the rest can be taken.
     assert not takes_all(position, set(core))
     for card in core:
