@@ -22,7 +22,7 @@ from puzzles.stapelen import PLAYERS, Position, other
 
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Budget, Explanation
 from .stapelen_sat import core_with_minimality, previous_rank
-from .words import a_rank, at, cards_at, column_of, ranks_word, where
+from .words import a_rank, at, cards_at, column_of, core_sentence, ranks_word
 
 
 # --- words -----------------------------------------------------------------------------------
@@ -334,22 +334,10 @@ def short_reason(position: Position) -> str | None:
     return found[0] if found else None
 
 
-def _core_reason(position: Position, time_limit: float | None) -> str | None:
+def core_reason(position: Position, time_limit: float | None) -> str | None:
+    """The CP-SAT unsat core of the position in words, or None when none is found in time."""
     found = core_with_minimality(position, time_limit)
-    if found is None:
-        return None
-    core, minimal = found
-    named = ", ".join(where(position, c) for c in core)
-    if len(core) == 1:
-        return f"A win places every card, but no line of play places {named}; CP-SAT proves it."
-    how = (
-        "a minimal set: without any one of them, the others can all be placed in one line"
-        if minimal else "not shrunk to a minimal set within the time"
-    )
-    return (
-        f"A win places every card, but no line of play places all of these {len(core)} cards: "
-        f"{named}; CP-SAT proves it ({how})."
-    )
+    return None if found is None else core_sentence(position, *found, "places", "placed")
 
 
 def explain(position: Position, budget: Budget | None = None) -> Explanation:
@@ -367,7 +355,7 @@ def explain(position: Position, budget: Budget | None = None) -> Explanation:
     found = reasons(position)
     if found:
         return Explanation(UNWINNABLE, found, "rules")
-    text = _core_reason(position, budget.seconds_left())
+    text = core_reason(position, budget.seconds_left())
     if text is None:
         return Explanation(UNWINNABLE, ["No short reason found, and CP-SAT found no core within the time."], "none")
     return Explanation(UNWINNABLE, [text], "cp-sat core")

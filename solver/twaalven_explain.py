@@ -17,7 +17,7 @@ import networkx as nx
 from puzzles.cards import card_name, rank
 from puzzles.twaalven import PAIRS, PLAYERS, Position, other
 
-from .words import a_rank, at, cards_at, column_of, rank_counts, rank_word, ranks_word, times_word, where  # noqa: F401
+from .words import a_rank, at, cards_at, column_of, core_sentence, rank_counts, rank_word, ranks_word, times_word
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, Budget, Explanation
 
 Type = tuple[int, int]
@@ -342,24 +342,12 @@ def short_reason(position: Position) -> str | None:
 
 # --- the whole explanation -------------------------------------------------------------------
 
-def _core_reason(position: Position, time_limit: float | None) -> str | None:
+def core_reason(position: Position, time_limit: float | None) -> str | None:
+    """The CP-SAT unsat core of the position in words, or None when none is found in time."""
     from .twaalven_sat import core_with_minimality
 
     found = core_with_minimality(position, time_limit)
-    if found is None:
-        return None
-    core, minimal = found
-    named = ", ".join(where(position, c) for c in core)
-    if len(core) == 1:
-        return f"A win takes every card, but no line of play takes {named}; CP-SAT proves it."
-    how = (
-        "a minimal set: without any one of them, the others can all be taken in one line"
-        if minimal else "not shrunk to a minimal set within the time"
-    )
-    return (
-        f"A win takes every card, but no line of play takes all of these {len(core)} cards: "
-        f"{named}; CP-SAT proves it ({how})."
-    )
+    return None if found is None else core_sentence(position, *found, "takes", "taken")
 
 
 def explain(position: Position, budget: Budget | None = None) -> Explanation:
@@ -394,7 +382,7 @@ def explain(position: Position, budget: Budget | None = None) -> Explanation:
         prefix = "" if position.to_move is not None else f"With {start.to_move} starting: "
         text, method = short_reason(start), "rules"
         if text is None:
-            text, method = _core_reason(start, budget.seconds_left()), "cp-sat core"
+            text, method = core_reason(start, budget.seconds_left()), "cp-sat core"
         if text is None:
             text, method = "no short reason found, and CP-SAT found no core within the time.", "none"
         texts.append(prefix + text)

@@ -64,3 +64,19 @@ def rank_counts(position) -> list[int]:
         for card in column:
             counts[rank(card)] += 1
     return counts
+
+
+def core_sentence(position, core: list[int], minimal: bool, verb: str, participle: str) -> str:
+    """An unsat core in words: no line of play `verb`s ("takes", "places") all these cards;
+    `participle` ("taken", "placed") says what the rest could be without any one of them."""
+    named = ", ".join(where(position, c) for c in core)
+    if len(core) == 1:
+        return f"A win {verb} every card, but no line of play {verb} {named}; CP-SAT proves it."
+    how = (
+        f"a minimal set: without any one of them, the others can all be {participle} in one line"
+        if minimal else "not shrunk to a minimal set within the time"
+    )
+    return (
+        f"A win {verb} every card, but no line of play {verb} all of these {len(core)} cards: "
+        f"{named}; CP-SAT proves it ({how})."
+    )

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.batch import generate
+from cli.main import main
 from puzzles import twaalven as rules
 from solver import generate as generating
 from solver.files import replacing
@@ -97,13 +98,10 @@ def test_bands_split_at_6_and_10_bits():
 
 def test_a_file_is_read_back_by_the_solve_command(tmp_path):
     run("--count", "1", "--out", str(tmp_path), "--seeds", "7-7")
-    solved = CliRunner().invoke(cli.main.main, ["solve", "twaalven", str(tmp_path / "twaalven-7.txt"), "--json"])
+    solved = CliRunner().invoke(main, ["solve", "twaalven", str(tmp_path / "twaalven-7.txt"), "--json"])
     assert json.loads(solved.stdout)["verdict"] == "winnable"
 
 
-@pytest.mark.skipif(
-    not hasattr(TWAALVEN.engine.twaalven_explain, "explain"), reason="twaalven explain() is still being written"
-)
 def test_unwinnable_deals_carry_their_explanation(tmp_path):
     # 8714 is the first seed above 8700 that neither starter can win
     result = run("--unwinnable", "--count", "1", "--seeds", "8700-8800", "--out", str(tmp_path), "--jobs", "1", "--json")
