@@ -8,6 +8,8 @@ from typing import Hashable
 
 from ortools.sat.python import cp_model
 
+from .result import UNKNOWN, UNWINNABLE, WINNABLE
+
 
 def new_solver(time_limit: float | None, workers: int, **parameters) -> cp_model.CpSolver:
     """A solver with `workers` threads, at most `time_limit` seconds (None: no limit) and any
@@ -27,6 +29,13 @@ def checked_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
     if status == cp_model.MODEL_INVALID:
         raise AssertionError(f"invalid CP-SAT model: {model.validate()}")
     return status
+
+
+def verdict(status: int) -> str:
+    """What a solve status proves of a win-or-not model: a solution wins, infeasible loses."""
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return WINNABLE
+    return UNWINNABLE if status == cp_model.INFEASIBLE else UNKNOWN
 
 
 def assume(model: cp_model.CpModel, literal: dict, items: list, time_limit: float | None,

@@ -32,8 +32,8 @@ from ortools.sat.python import cp_model
 from puzzles.cards import rank
 from puzzles.stapelen import PLAYERS, Move, Position, other
 
-from .result import UNKNOWN, UNWINNABLE, WINNABLE, SatResult
-from .sat_core import checked_solve, new_solver, shrink_core
+from .result import WINNABLE, SatResult
+from .sat_core import checked_solve, new_solver, shrink_core, verdict
 
 __all__ = ["SatResult", "solve", "unsat_core", "core_with_minimality"]
 
@@ -290,15 +290,9 @@ def solve(position: Position, time_limit: float | None = None) -> SatResult:
     by_turn = sorted(m.x.items(), key=lambda item: (item[0][1], item[0][0]))
     m.model.add_decision_strategy([var for _, var in by_turn], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
     solver = new_solver(time_limit, WORKERS, **PARAMETERS)
-    status = checked_solve(solver, m.model)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        result = SatResult(WINNABLE, _decode(position, m, solver))
-    elif status == cp_model.INFEASIBLE:
-        result = SatResult(UNWINNABLE)
-    else:
-        result = SatResult(UNKNOWN)
-    result.seconds = time.perf_counter() - started
-    return result
+    found = verdict(checked_solve(solver, m.model))
+    moves = _decode(position, m, solver) if found == WINNABLE else []
+    return SatResult(found, moves, time.perf_counter() - started)
 
 
 def core_with_minimality(position: Position, time_limit: float | None = None) -> tuple[list[int], bool] | None:

@@ -20,8 +20,8 @@ from ortools.sat.python import cp_model
 from puzzles.cards import rank
 from puzzles.twaalven import PAIRS, PLAYERS, Move, Position, other
 
-from .result import UNKNOWN, UNWINNABLE, WINNABLE, SatResult
-from .sat_core import checked_solve, new_solver, shrink_core
+from .result import UNWINNABLE, WINNABLE, SatResult
+from .sat_core import checked_solve, new_solver, shrink_core, verdict
 from .twaalven_explain import required_pairs
 
 WORKERS = 2
@@ -142,15 +142,9 @@ def solve(position: Position, time_limit: float | None = None) -> SatResult:
         return SatResult(UNWINNABLE, seconds=time.perf_counter() - started)
     m = _build(position, core=False)
     solver = new_solver(time_limit, WORKERS)
-    status = checked_solve(solver, m.model)
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        result = SatResult(WINNABLE, _decode(position, m, solver))
-    elif status == cp_model.INFEASIBLE:
-        result = SatResult(UNWINNABLE)
-    else:
-        result = SatResult(UNKNOWN)
-    result.seconds = time.perf_counter() - started
-    return result
+    found = verdict(checked_solve(solver, m.model))
+    moves = _decode(position, m, solver) if found == WINNABLE else []
+    return SatResult(found, moves, time.perf_counter() - started)
 
 
 def core_with_minimality(position: Position, time_limit: float | None = None) -> tuple[list[int], bool] | None:
