@@ -184,12 +184,8 @@ def parse(text: str) -> Position:
         cards = [() if p == "-" else tuple(parse_card(t, line) for t in p.split()) for p in piles]
         layout.note_cards([c for pile in cards for c in pile], line)
         foundations.append(tuple(cards))
-    if "to-move" in layout.fields:
-        value, line = layout.fields["to-move"]
-        to_move = value.upper()
-        if to_move not in PLAYERS:
-            raise ParseError(f"to-move {value!r} must be A or B", line)
-    else:
+    to_move = layout.to_move(PLAYERS)
+    if to_move is None:
         require_full_deal(layout, list(range(DECK_SIZE)), DEPTH, "a position mid-game needs a 'to-move: A|B' line")
         to_move = "A"
     position = Position(tuple(layout.columns), tuple(foundations), to_move)

@@ -33,6 +33,15 @@ class Layout:
                 raise ParseError(f"duplicate card {card_name(card)} (also on line {self.seen[card]})", line)
             self.seen[card] = line
 
+    def to_move(self, players: tuple[str, ...]) -> str | None:
+        """The player named by a `to-move:` line (one of `players`), or None when there is none."""
+        if "to-move" not in self.fields:
+            return None
+        value, line = self.fields["to-move"]
+        if value.upper() not in players:
+            raise ParseError(f"to-move {value!r} must be {' or '.join(players)}", line)
+        return value.upper()
+
     def cards_of_field(self, name: str) -> list[int]:
         """The cards a field lists (`-` for none), recorded as seen."""
         value, line = self.fields[name]

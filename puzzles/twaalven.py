@@ -168,13 +168,8 @@ def parse(text: str) -> Position:
     """A deal or position from text: 13 column lines (bottom card first, `-` for empty) and,
     for a position, a line `to-move: T` or `to-move: F`. `#` starts a comment."""
     layout = read_layout(text, TITLE, COLUMNS, DEPTH, {"to-move": "to-move: T|F"})
-    to_move = None
-    if "to-move" in layout.fields:
-        value, line = layout.fields["to-move"]
-        to_move = value.upper()
-        if to_move not in PLAYERS:
-            raise ParseError(f"to-move {value!r} must be T or F", line)
-    else:
+    to_move = layout.to_move(PLAYERS)
+    if to_move is None:
         require_full_deal(layout, list(range(DECK_SIZE)), DEPTH, "a position mid-game needs a 'to-move: T|F' line")
     position = Position(tuple(layout.columns), to_move)
     check_position(position)

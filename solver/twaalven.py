@@ -39,11 +39,6 @@ analyse = ENGINE.analyse
 decide = ENGINE.decide
 
 
-def line_from_columns(start: Position, column_pairs) -> list[Move]:
-    """The kernel's (column, column) line as moves, replayed by the reference rules."""
-    return ENGINE.line_from_kernel(start, column_pairs)
-
-
 def explain(position: Position, budget: Budget | None = None):
     """Why the deal or position cannot be won (or that it can), in checkable words."""
     return twaalven_explain.explain(position, budget or Budget())

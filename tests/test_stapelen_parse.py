@@ -13,22 +13,7 @@ from puzzles import stapelen as sp
 from puzzles.cards import card_name, parse_card
 from puzzles.errors import IllegalPositionError, ParseError, WinnableError
 
-# Seed 1: 13 lines, bottom card first.
-DEAL_1 = """\
-7H 2H TH QH
-9S JD 8C 9H
-4H 5D QS 3H
-8D 7D 4C 3C
-8H 4D 6S AS
-5C 2S 7S 4S
-JH AH AC 2D
-6H 6C 5S 8S
-9C KS AD TS
-JS KD KC 3D
-5H TD 6D 2C
-KH TC QC 9D
-3S JC QD 7C
-"""
+from test_twaalven_parse import DEAL_1  # seed 1: Stapelen deals as Twaalven does
 
 # Deal 1 after nine random legal moves (random.Random(3)): A has placed five cards, B four.
 PLAYED_1 = """\

@@ -75,7 +75,7 @@ def assert_kernel_agrees(pos: Position, kernels=None) -> str:
         verdict, pairs, nodes, seconds = kernel_solve(kernel, pos)
         assert verdict == expected, (type(kernel).__name__, tw.format_position(pos))
         if verdict == WINNABLE:
-            moves = solver.line_from_columns(pos, pairs)  # replays; raises unless it wins
+            moves = solver.ENGINE.line_from_kernel(pos, pairs)  # replays; raises unless it wins
             assert len(moves) == pos.remaining // 2
             assert tw.replay(pos, moves).is_won()
         else:
@@ -324,7 +324,7 @@ def test_node_limits_give_unknown_or_the_right_verdict(seed, starter, make_kerne
         assert verdict in (UNKNOWN, truth)
         assert nodes <= limit + 1
         if verdict == WINNABLE:
-            assert tw.replay(pos, solver.line_from_columns(pos, pairs)).is_won()
+            assert tw.replay(pos, solver.ENGINE.line_from_kernel(pos, pairs)).is_won()
         else:
             assert pairs == []
         if limit > needed:  # more budget than the search needs: it must decide
@@ -437,7 +437,7 @@ def test_many_deals_in_a_row_on_one_kernel_match_fresh_kernels(make_kernel):
             verdict, pairs, _, _ = kernel_solve(kernel, pos)
             assert verdict == fresh_verdict(pos), (seed, starter)
             if verdict == WINNABLE:
-                solver.line_from_columns(pos, pairs)
+                solver.ENGINE.line_from_kernel(pos, pairs)
 
 
 def test_unknown_search_leaves_no_wrong_entries(make_kernel):
@@ -455,7 +455,7 @@ def test_unknown_search_leaves_no_wrong_entries(make_kernel):
                 verdict, pairs, _, _ = kernel_solve(kernel, each)
                 assert verdict == fresh_verdict(each)
                 if verdict == WINNABLE:
-                    solver.line_from_columns(each, pairs)
+                    solver.ENGINE.line_from_kernel(each, pairs)
             assert kernel_solve(kernel, pos)[0] == truth
 
 
@@ -488,7 +488,7 @@ def test_tiny_table_gives_the_same_verdicts_as_the_default_table(make_kernel):
             big_verdict, _, _, _ = kernel_solve(default, pos)
             assert small_verdict == big_verdict != UNKNOWN, (seed, starter)
             if small_verdict == WINNABLE:
-                solver.line_from_columns(pos, small_pairs)
+                solver.ENGINE.line_from_kernel(pos, small_pairs)
     for seed, starter in [(470, "F"), (266, "T"), (998, "T"), (860, "T"), (143, "T")]:
         assert kernel_solve(tiny, tw.deal(seed).start(starter))[0] == UNWINNABLE
     for seed, starter in HARD_CANDIDATES:
