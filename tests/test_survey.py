@@ -21,7 +21,11 @@ from solver.result import Budget
 from solver.survey import Row, Store, seed_range, wilson
 
 TWAALVEN = game("twaalven")
-KILL_RANGE = "1-2500"  # ~2 s with two workers: long enough to kill in the middle
+#: Big enough that the survey is still running well after the random number of rows the kill
+#: waits for (at most KILL_AFTER_AT_MOST) has been committed.
+KILL_DEALS = 6000
+KILL_RANGE = f"1-{KILL_DEALS}"
+KILL_AFTER_AT_MOST = 2500
 
 
 def run(*args):
@@ -77,9 +81,9 @@ def start_survey(db, seeds=KILL_RANGE):
     )
 
 
-def wait_for_rows(db, process, timeout=60.0) -> None:
+def wait_for_rows(db, process, at_least: int = 1, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
-    while count_rows(db) == 0:
+    while count_rows(db) < at_least:
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "no rows were committed"
         time.sleep(0.02)
@@ -174,40 +178,38 @@ def test_rows_received_before_an_interrupt_are_committed(tmp_path):
 def test_kill_9_at_a_random_moment_then_resume_loses_and_duplicates_nothing(tmp_path, clean):
     db = tmp_path / "r.sqlite"
     process = start_survey(db)
-    wait_for_rows(db, process)
-    delay = random.uniform(0.0, 0.5)
-    time.sleep(delay)
+    kill_after = random.randint(1, KILL_AFTER_AT_MOST)  # a random moment, counted in committed rows
+    wait_for_rows(db, process, at_least=kill_after)
     process.kill()  # SIGKILL to the survey process; its workers must notice and exit by themselves
     process.wait()
-    assert process.returncode == -signal.SIGKILL, f"finished before the kill (delay {delay:.2f} s)"
+    assert process.returncode == -signal.SIGKILL, f"finished before the kill (after {kill_after} rows)"
     deadline = time.monotonic() + 10
     while live_group_members(process.pid):
         assert time.monotonic() < deadline, "workers outlived the killed survey"
         time.sleep(0.1)
 
     before = check_consistent(db)
-    assert 0 < before < 2500, f"delay {delay:.2f} s"
+    assert 0 < before < KILL_DEALS, f"after {kill_after} rows"
     result = run("--seeds", KILL_RANGE, "--db", str(db), "--jobs", "2", "--json")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout)["new"] == 2500 - before
-    assert check_consistent(db) == 2500
+    assert json.loads(result.stdout)["new"] == KILL_DEALS - before
+    assert check_consistent(db) == KILL_DEALS
     assert stored(db) == clean
 
 
 def test_ctrl_c_exits_130_with_the_database_consistent(tmp_path, clean):
     db = tmp_path / "r.sqlite"
     process = start_survey(db)
-    wait_for_rows(db, process)
-    time.sleep(random.uniform(0.0, 0.3))
+    wait_for_rows(db, process, at_least=random.randint(1, KILL_AFTER_AT_MOST))
     os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C on a terminal: the survey and its workers
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130, err
     assert "interrupted:" in err and "rerun to resume" in err and "Traceback" not in err
     rows = stored(db)
     assert check_consistent(db) == len(rows)
-    assert 0 < len(rows) < 2500
+    assert 0 < len(rows) < KILL_DEALS
     assert all(clean[seed] == row for seed, row in rows.items())
-    assert f"{len(rows)} of 2500 deals of the range are stored" in err
+    assert f"{len(rows)} of {KILL_DEALS} deals of the range are stored" in err
 
 
 @pytest.mark.parametrize(
