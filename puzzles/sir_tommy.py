@@ -438,27 +438,50 @@ def format_position(position: Position) -> str:
 # --- turns and the reference search -------------------------------------------------------------
 
 
-def turns(start_position: Position, moves) -> list[dict]:
-    """A line of moves grouped into turns: {"player", "drew", "plays", "placed"}, the end phase's
-    turns without "drew" and "placed" (a pass has no plays). "drew" is the hand when the turn
-    starts (for a line that starts mid-turn: the cards still in hand). Replays every move."""
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a line: who, what they drew (None in the end phase), their plays, and how the
+    turn ended (None for the line's last turn, which wins)."""
+
+    player: str
+    drew: tuple[int, ...] | None
+    plays: tuple[Play, ...]
+    end: EndTurn | None
+
+    def to_json(self) -> dict:
+        """{"player", "drew", "plays", "placed"}; an end-phase turn has no "drew"/"placed"."""
+        data = {"player": self.player}
+        if self.drew is not None:
+            data["drew"] = [card_name(c) for c in self.drew]
+        data["plays"] = [p.to_json() for p in self.plays]
+        if self.drew is not None:
+            data["placed"] = self.end.to_json()["placed"] if self.end else []
+        return data
+
+    def __str__(self) -> str:
+        """'U drew 4H 5S JD: 4H from drawn -> U foundation 1 (empty); U places JD on row 1'."""
+        if self.drew is None and not self.plays:
+            return f"{self.player} passes"
+        head = f"{self.player} drew {' '.join(card_name(c) for c in self.drew)}" if self.drew is not None else self.player
+        parts = [str(p) for p in self.plays] + ([str(self.end)] if self.end and self.end.placements else [])
+        return f"{head}: {'; '.join(parts) or 'no plays'}"
+
+
+def turns(start_position: Position, moves) -> list[Turn]:
+    """A line of moves grouped into turns, replaying every move. A turn's `drew` is the hand
+    when it starts (for a line that starts mid-turn: the cards still in hand)."""
     result, position, turn = [], start_position, None
     for move in moves:
         if turn is None:
-            turn = {"player": position.to_move}
-            if not position.end_phase:
-                turn["drew"] = [card_name(c) for c in position.hand]
-            turn["plays"] = []
+            turn = (position.to_move, None if position.end_phase else position.hand, [])
         if isinstance(move, Play):
-            turn["plays"].append(move.to_json())
+            turn[2].append(move)
         else:
-            if "drew" in turn:
-                turn.update(move.to_json())
-            result.append(turn)
+            result.append(Turn(turn[0], turn[1], tuple(turn[2]), move))
             turn = None
         position = position.apply(move)
     if turn is not None:
-        result.append(turn)
+        result.append(Turn(turn[0], turn[1], tuple(turn[2]), None))
     return result
 
 
