@@ -280,7 +280,9 @@ impl SirTommy {
 
     /// Moves worth trying, best first: the safe play alone if there is one; else plays from the
     /// rows, plays from the hand (one card of each rank), then the placements of the hand.
-    pub fn moves(&self, out: &mut Vec<Move>) {
+    /// With `jitter` (restart runs) the plays come in random order and the placements' order
+    /// is perturbed a little, keeping the heuristic's drift.
+    pub fn moves(&self, out: &mut Vec<Move>, jitter: Option<&mut SplitMix64>) {
         if let Some(mv) = self.safe_play() {
             out.push(mv);
             return;
@@ -298,14 +300,20 @@ impl SirTommy {
                 }
             }
         }
+        let mut jitter = jitter;
+        if let Some(rng) = jitter.as_deref_mut() {
+            for i in (1..out.len()).rev() {
+                out.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+            }
+        }
         if !self.end_phase() {
-            self.push_placements(out);
+            self.push_placements(out, jitter);
         }
     }
 
     /// Every distinct placement of the hand up to symmetry (rows of equal ranks are one row;
     /// cards of equal rank are one card), the ones burying soon-wanted cards least first.
-    fn push_placements(&self, out: &mut Vec<Move>) {
+    fn push_placements(&self, out: &mut Vec<Move>, mut jitter: Option<&mut SplitMix64>) {
         let k = self.hand.len();
         let n = self.rows.len();
         let class: Vec<usize> = (0..n)
@@ -341,7 +349,8 @@ impl SirTommy {
                 let signature = entries.iter().fold(0u64, |s, &e| s << 16 | e);
                 if !seen.contains(&signature) {
                     seen.push(signature);
-                    scored.push((self.burial(&placements[..k]), Move::EndTurn { placements, count: k as u8 }));
+                    let noise = jitter.as_deref_mut().map_or(0, |rng| (rng.next_u64() % 12) as u32);
+                    scored.push((self.burial(&placements[..k]) * 4 + noise, Move::EndTurn { placements, count: k as u8 }));
                 }
                 // next nondecreasing sequence
                 let mut i = k;
@@ -521,7 +530,6 @@ pub struct SearchResult {
 
 const CLOCK_EVERY: u64 = 4096;
 const RESTART_UNIT: u64 = 3000;
-const RESTARTS: u64 = 30;
 
 struct Dfs<'t> {
     table: &'t mut KeyTable,
@@ -578,12 +586,7 @@ impl Dfs<'_> {
         }
         let mut moves = std::mem::take(&mut self.buffers[depth]);
         moves.clear();
-        game.moves(&mut moves);
-        if let Some(rng) = self.shuffle.as_mut() {
-            for i in (1..moves.len()).rev() {
-                moves.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-            }
-        }
+        game.moves(&mut moves, self.shuffle.as_mut());
         let mut won = false;
         for &mv in &moves {
             game.apply(mv);
@@ -607,8 +610,10 @@ impl Dfs<'_> {
 }
 
 /// Searches for a win (with `goal`: one leaving that player at least that many cards) within
-/// `budget`: short shuffled restart runs of Luby lengths, then one run without limit; lost
-/// positions proven by any run stay in the table, so the answer is as exact as one run's.
+/// `budget`: restart runs of Luby lengths, the first in the heuristic's order, the others
+/// perturbed. Lost positions proven by any run stay in the table, and the runs grow without
+/// bound, so a run eventually completes: the answer is as exact as one unlimited run's (while
+/// the table holds; a lossy table costs time, never correctness).
 pub fn solve(game: &mut SirTommy, table: &mut KeyTable, budget: Budget, goal: Option<(usize, u8)>) -> SearchResult {
     let start = Instant::now();
     let mut dfs = Dfs {
@@ -627,9 +632,8 @@ pub fn solve(game: &mut SirTommy, table: &mut KeyTable, budget: Budget, goal: Op
     };
     let mut run = 0;
     let outcome = loop {
-        let last = run >= RESTARTS;
-        dfs.run_limit = if last { u64::MAX } else { dfs.nodes + RESTART_UNIT * luby(run + 1) };
-        dfs.shuffle = (run > 0 && !last).then(|| SplitMix64::new(run));
+        dfs.run_limit = dfs.nodes.saturating_add(RESTART_UNIT.saturating_mul(luby(run + 1)));
+        dfs.shuffle = (run > 0).then(|| SplitMix64::new(run));
         dfs.stopped = false;
         dfs.line.clear();
         if dfs.search(game, 0) {
@@ -686,7 +690,7 @@ mod tests {
         let mut moves = Vec::new();
         for step in 0..200 {
             moves.clear();
-            game.moves(&mut moves);
+            game.moves(&mut moves, None);
             if moves.is_empty() {
                 break;
             }
@@ -704,7 +708,7 @@ mod tests {
         // U's first turn: three cards, rows all empty and alike; cards of distinct ranks
         let game = opening(7, 4);
         let mut moves = Vec::new();
-        game.push_placements(&mut moves);
+        game.push_placements(&mut moves, None);
         // partitions of 3 distinct cards into ordered lists on unlabelled rows: 3 singles (1),
         // a pair plus a single (3 * 2), one list of three (6)
         assert_eq!(moves.len(), 13);
