@@ -28,7 +28,12 @@ mid-game adds lines:
   stapelen                  A: 3S 4H, -, QC    (A's three foundations, bottom first)
                             B: -, -, 7C
                             to-move: A|B
-  all-in-a-row, black-hole  foundation: AS 2H 3D   (the cards played, in order)"""
+  all-in-a-row, black-hole  foundation: AS 2H 3D   (the cards played, in order)
+sir-tommy: a deal is the stock, top card first, any whitespace. A position
+has one line per row (bottom first, '-' empty) and the lines
+  stock: 7S 2D …     (top first, '-' empty)   U: AS 2S, AH, -, -   (bottom first)
+  hand: 3S           (drawn, not yet played)  D: KC, -, -, -
+  to-move: U|D       (leave out hand: at the start of a turn; the mover draws)"""
 
 
 class InputError(click.ClickException):

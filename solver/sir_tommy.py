@@ -4,11 +4,11 @@ bound, and short reasons why a position is lost.
 
 Short reasons, each a proof on its own:
 - stock and hand empty and no row top fits a foundation of either player;
-- a card no foundation can ever take (every U foundation is past its rank and every D
-  foundation started and past it too);
-- a card buried under a card that can only be played after it: y lies above x in a row, only
-  one player can ever take y, every foundation of that player that could take y must first
-  take a card of x's rank, and x is the last card of that rank left.
+- a card y that neither player can ever take, because for each player either no foundation
+  can reach y's rank any more, or every foundation that could must first take a card of some
+  rank s and every card of rank s still off the foundations lies beneath y in y's row (so it
+  can only be played after y). With a full deck "no foundation can reach" never holds while
+  a card of that rank is left (4 foundations, 4 cards a rank), so the buried cards carry it.
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ class SirTommyResult(SolveResult):
         lines = [f"verdict: {self.verdict}"]
         if self.maximum is not None:
             m = self.maximum
-            proven = "proven optimal" if m.proven else "not proven optimal (budget)"
+            proven = "proven optimal" if m.proven else "not proven optimal: the budget ran out"
             lines.append(f"most cards {m.player} can hold in a win: {m.held} ({proven})")
             super_word = {True: "yes", False: "no", None: "not known"}[m.super_winner]
             lines.append(f"{m.player} can be the super-winner ({SUPER_WINNER}+ cards): {super_word}")
@@ -206,24 +206,29 @@ def explain(position: Position, budget: Budget | None = None) -> Explanation:
 # --- short reasons ------------------------------------------------------------------------------
 
 
-def can_ever_take(position: Position, player: str, r: int) -> bool:
-    """Whether `player` can ever take a card of rank `r` (U: a foundation below r; D: one empty
-    or above r)."""
-    if player == "U":
-        return any(t < r for t in tops(position, "U"))
-    return any(t == 0 or t > r for t in tops(position, "D"))
-
-
 def off_foundations(position: Position) -> list[int]:
     return list(position.stock) + list(position.hand) + [c for row in position.rows for c in row]
 
 
-def must_pass(position: Position, player: str, r: int, s: int) -> bool:
-    """Whether every foundation of `player` that could take rank `r` must first take rank `s`
-    (none is already between them)."""
+def route_blocked(position: Position, player: str, y: int, beneath: list[int], remaining: list[int]) -> str | None:
+    """Why `player` can never take card `y`, whose row holds `beneath` under it; None if they
+    might. Ranks between a foundation's top and y's rank must all come first."""
+    t = rank(y)
+    piles = tops(position, player)
     if player == "U":
-        return not any(s <= t <= r - 1 for t in tops(position, "U"))
-    return not any(t != 0 and r + 1 <= t <= s for t in tops(position, "D"))
+        open_tops = [p for p in piles if p < t]
+        steps = range(max(open_tops, default=t) + 1, t)
+    else:
+        open_tops = [p or position.top_rank + 1 for p in piles if p == 0 or p > t]
+        steps = range(t + 1, min(open_tops, default=t))
+    if not open_tops:
+        return f"every {player} foundation is past {a_rank(t)}"
+    for s in steps:
+        left = [c for c in remaining if rank(c) == s]
+        if left and all(c in beneath for c in left):
+            return (f"every {player} foundation must take {a_rank(s)} before it, and "
+                    f"{'all of ' if len(left) > 1 else ''}{' '.join(card_name(c) for c in left)} lie{'' if len(left) > 1 else 's'} beneath it")
+    return None
 
 
 def reasons(position: Position) -> list[str]:
@@ -234,28 +239,12 @@ def reasons(position: Position) -> list[str]:
     if position.is_lost():
         found.append("The stock is empty and no row top fits a foundation of either player.")
     remaining = off_foundations(position)
-    for card in remaining:
-        r = rank(card)
-        if not can_ever_take(position, "U", r) and not can_ever_take(position, "D", r):
-            found.append(f"{card_name(card)} can never be played: every U foundation is past {a_rank(r)} "
-                         f"and every D foundation has started and is past it too.")
-    counts = {r: sum(1 for c in remaining if rank(c) == r) for r in range(1, position.top_rank + 1)}
     for number, row in enumerate(position.rows, start=1):
-        for depth, x in enumerate(row):
-            s = rank(x)
-            if counts[s] != 1:
-                continue
-            for y in row[depth + 1:]:
-                t = rank(y)
-                for player in PLAYERS:
-                    later = t > s if player == "U" else t < s
-                    if (later and not can_ever_take(position, rules.other(player), t)
-                            and must_pass(position, player, t, s)):
-                        found.append(
-                            f"{card_name(y)} lies above {card_name(x)} in row {number}: only {player} can ever "
-                            f"take {card_name(y)}, every {player} foundation must take {a_rank(s)} before it, "
-                            f"and {card_name(x)} is the last one left.")
-    return list(dict.fromkeys(found))
+        for depth, y in enumerate(row):
+            why = [route_blocked(position, player, y, list(row[:depth]), remaining) for player in PLAYERS]
+            if all(why):
+                found.append(f"{card_name(y)} in row {number} can never be played: for U {why[0]}; for D {why[1]}.")
+    return found
 
 
 def short_reason(position: Position) -> str | None:

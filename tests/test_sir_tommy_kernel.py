@@ -45,6 +45,8 @@ def check_against_reference(position: Position) -> str:
     expected = st.reference_solve(position)
     result = engine.solve(position, Budget(time_limit=30))
     assert result.verdict == (WINNABLE if expected is not None else UNWINNABLE), st.format_position(position)
+    if engine.reasons(position):  # every short reason is a proof
+        assert expected is None, (engine.reasons(position), st.format_position(position))
     if result.verdict == WINNABLE:
         end = position
         for move in result.solution:

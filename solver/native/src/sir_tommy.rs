@@ -142,16 +142,6 @@ impl SirTommy {
         }
     }
 
-    /// Whether `player` can ever take a card of rank `r` again (U: some top below r; D: some
-    /// foundation empty or with top above r).
-    fn can_ever_take(&self, player: usize, r: u8) -> bool {
-        if player == 0 {
-            self.tops[0].iter().any(|&t| t < r)
-        } else {
-            self.tops[1].iter().any(|&t| t == 0 || t > r)
-        }
-    }
-
     /// How many plays onto `player`'s foundations a card of rank `r` is away from fitting
     /// (FAR if never): the placement order's measure of how soon a card will be wanted.
     fn distance(&self, r: u8) -> u8 {
@@ -227,47 +217,6 @@ impl SirTommy {
         key
     }
 
-    /// The safe play, if there is one (proof below); the search then tries only it.
-    ///
-    /// Claim: if card c of rank r can be played now by player P (from the hand or a row top),
-    /// no other card of rank r is off the foundations, and the other player can never take
-    /// rank r, then playing c now loses no win. Proof: take a winning line L. The other player
-    /// never takes c, so L has P play c later, onto a foundation with top r-1. Let L' be: play
-    /// c now (onto any P foundation with top r-1), then L without that play (and, if L placed
-    /// c on a row, without placing it). Every play of L stays legal in L': a play needs a
-    /// foundation top one below (above) its card, and the multiset of P's tops in L' differs
-    /// from L's, until L plays c, only by one r-1 turned into r; only a rank-r card needs r-1
-    /// and c is the last one. Every row top L plays is a top in L' at that moment: L' rows are
-    /// L's rows without c, and whatever L plays from c's row lies above c (the same in L') or,
-    /// after c is gone, below it (the same again). Cards exposed earlier are only options.
-    fn safe_play(&self) -> Option<Move> {
-        let players: &[usize] = if self.end_phase() { &[0, 1] } else { &[self.to_move] };
-        for &player in players {
-            let cards = self.hand.iter().map(|&c| (c, HAND)).chain(
-                self.rows.iter().enumerate().filter_map(|(i, row)| row.last().map(|&c| (c, i as u8))),
-            );
-            for (card, row) in cards {
-                if self.end_phase() && row == HAND {
-                    continue;
-                }
-                let r = rank(card);
-                let Some(f) = (0..FOUNDATIONS).find(|&f| self.fits(player, self.tops[player][f], r)) else {
-                    continue;
-                };
-                if self.per_rank[r as usize] - self.on_foundations(r) == 1 && !self.can_ever_take(1 - player, r) {
-                    return Some(Move::Play {
-                        player: player as u8,
-                        card,
-                        row,
-                        foundation: f as u8,
-                        previous: self.tops[player][f],
-                    });
-                }
-            }
-        }
-        None
-    }
-
     fn push_plays(&self, player: usize, card: u8, row: u8, out: &mut Vec<Move>) {
         let r = rank(card);
         let tops = self.tops[player];
@@ -278,15 +227,11 @@ impl SirTommy {
         }
     }
 
-    /// Moves worth trying, best first: the safe play alone if there is one; else plays from the
-    /// rows, plays from the hand (one card of each rank), then the placements of the hand.
+    /// Moves worth trying, best first: plays from the rows, plays from the hand (one card of
+    /// each rank), then the placements of the hand.
     /// With `jitter` (restart runs) the plays come in random order and the placements' order
     /// is perturbed a little, keeping the heuristic's drift.
     pub fn moves(&self, out: &mut Vec<Move>, jitter: Option<&mut SplitMix64>) {
-        if let Some(mv) = self.safe_play() {
-            out.push(mv);
-            return;
-        }
         let players: &[usize] = if self.end_phase() { &[0, 1] } else { &[self.to_move] };
         for &player in players {
             for (i, row) in self.rows.iter().enumerate() {
