@@ -100,6 +100,17 @@ def test_maximise_matches_the_reference_best_win(shape, moves, player):
     assert result.maximum.proven and result.maximum.held == best[0] == result.held[player]
 
 
+def test_maximising_each_player_in_turn_on_one_position():
+    """The table keeps lost positions between searches of one deal: a target proven out of
+    reach for U must not count for D."""
+    rng = random.Random(68099)
+    position = played(st.start(reduced_deck(3, 2, rng), 1), 8, rng)
+    for player in ("U", "D", "U", "D"):
+        best = st.best_win(position, held_score(player))
+        result = engine.solve(position, Budget(time_limit=30), maximise=player)
+        assert result.maximum.proven and result.maximum.held == best[0]
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
 def test_seeded_deals_are_winnable_with_a_replayed_line(seed):
     deal = st.deal(seed)

@@ -185,8 +185,10 @@ impl SirTommy {
     }
 
     /// The position's key: the header (cards left in the stock, hand ranks sorted, each player's
-    /// tops sorted, the target) in word 0, then the rows' ranks sorted, each row ended by 0.
-    pub fn key(&self, target: u8) -> [u64; 5] {
+    /// tops sorted, the goal's target) in word 0, then the rows' ranks sorted, each row ended by
+    /// 0 (at most 52 + 8 nibbles), and the goal's player + 1 in the last nibble.
+    pub fn key(&self, goal: Option<(usize, u8)>) -> [u64; 5] {
+        let target = goal.map_or(0, |g| g.1);
         let mut header = self.stock_left() as u64;
         let mut hand: Vec<u8> = self.hand.iter().map(|&c| rank(c)).collect();
         hand.sort_unstable();
@@ -213,6 +215,9 @@ impl SirTommy {
                 key[1 + nibble / 16] |= value << (4 * (nibble % 16));
                 nibble += 1;
             }
+        }
+        if let Some((player, _)) = goal {
+            key[4] |= (player as u64 + 1) << 60;
         }
         key
     }
@@ -522,7 +527,7 @@ impl Dfs<'_> {
                 return false;
             }
         }
-        let key = game.key(self.goal.map_or(0, |g| g.1));
+        let key = game.key(self.goal);
         if self.table.contains(&key) {
             return false;
         }
@@ -639,11 +644,11 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            let before = game.key(0);
+            let before = game.key(None);
             let mv = moves[step % moves.len()];
             game.apply(mv);
             game.undo(mv);
-            assert_eq!(before, game.key(0));
+            assert_eq!(before, game.key(None));
             game.apply(mv);
         }
     }
