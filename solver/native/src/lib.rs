@@ -85,6 +85,24 @@ where
     Ok((result.outcome.name(), line, result.nodes, result.seconds))
 }
 
+/// As `run`, for a deal and its mirror image (see `search::solve_either`): a win found in the
+/// mirror is played backwards, which makes it the deal's win.
+fn run_either<G>(py: Python<'_>, games: &mut [G; 2], table: &mut LostTable, budget: Budget) -> PyResult<Answer>
+where
+    G: search::Game + Send,
+    G::Move: Notation + Send,
+{
+    let (result, index) = py.detach(|| search::solve_either(games, table, budget));
+    if result.interrupted {
+        return Err(PyKeyboardInterrupt::new_err("search interrupted"));
+    }
+    let mut line: Vec<(u8, u8)> = result.line.iter().map(Notation::pair).collect();
+    if index == 1 {
+        line.reverse();
+    }
+    Ok((result.outcome.name(), line, result.nodes, result.seconds))
+}
+
 /// The memoised DFS for one game, keeping its table of lost positions between calls on
 /// positions of the same layout (as `analyse` makes).
 #[pyclass]
@@ -147,6 +165,11 @@ impl Kernel {
                 let tops = [[top(0), top(1), top(2)], [top(3), top(4), top(5)]];
                 let mut game = stapelen::Stapelen::new(&columns, tops, to_move).map_err(PyValueError::new_err)?;
                 run(py, &mut game, table, budget)?
+            }
+            "all-in-a-row" if top(0) == 0 => {
+                let deal = one_foundation::AllInARow::new(&columns, 0).map_err(PyValueError::new_err)?;
+                let mirror = one_foundation::AllInARow::mirrored(&columns).map_err(PyValueError::new_err)?;
+                run_either(py, &mut [deal, mirror], table, budget)?
             }
             "all-in-a-row" => {
                 let mut game = one_foundation::AllInARow::new(&columns, top(0)).map_err(PyValueError::new_err)?;

@@ -20,6 +20,8 @@ pub struct OneFoundation<const C: usize, const D: usize> {
     count: [u8; 14],
     /// Non-empty columns whose bottom card has each rank.
     bottoms: [u8; 14],
+    /// Added to every key: tells a mirrored deal's positions from the deal's in a shared table.
+    key_tag: u64,
 }
 
 pub type AllInARow = OneFoundation<13, 4>;
@@ -45,7 +47,18 @@ impl<const C: usize, const D: usize> OneFoundation<C, D> {
         for bottom in columns.iter().filter_map(|column| column.first()) {
             bottoms[rank(*bottom) as usize] += 1;
         }
-        Ok(OneFoundation { tableau, top, count, bottoms })
+        Ok(OneFoundation { tableau, top, count, bottoms, key_tag: 0 })
+    }
+
+    /// The deal with every column turned upside down, for a foundation that takes any first
+    /// card (All in a Row). Its wins are the deal's wins played backwards: a win plays each
+    /// column top to bottom, and reversed the same cards go bottom to top, still one rank apart
+    /// at every step. So it is won exactly when the deal is, by the reverse of the same line.
+    pub fn mirrored(columns: &[Vec<u8>]) -> Result<Self, String> {
+        let upside_down: Vec<Vec<u8>> = columns.iter().map(|c| c.iter().rev().copied().collect()).collect();
+        let mut mirror = Self::new(&upside_down, 0)?;
+        mirror.key_tag = 1 << 40;
+        Ok(mirror)
     }
 }
 
@@ -109,7 +122,7 @@ impl<const C: usize, const D: usize> Game for OneFoundation<C, D> {
     type Move = Move;
 
     fn key(&self) -> u64 {
-        self.tableau.heights_key() * 14 + self.top as u64
+        self.key_tag + self.tableau.heights_key() * 14 + self.top as u64
     }
 
     fn is_won(&self) -> bool {
@@ -169,4 +182,35 @@ pub fn black_hole_deal(seed: u64) -> Vec<Vec<u8>> {
     let mut deck: Vec<u8> = (1..52).collect();
     crate::rng::shuffle(&mut deck, seed);
     (0..17).map(|c| (0..3).map(|d| deck[d * 17 + c]).collect()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{solve, Budget, Game, Outcome};
+    use crate::table::LostTable;
+
+    /// The mirror image of a deal is won exactly when the deal is, and its win played backwards
+    /// is a win of the deal: checked on seeded deals of both verdicts.
+    #[test]
+    fn a_mirrored_deal_is_won_backwards_exactly_when_the_deal_is() {
+        let mut verdicts = [0; 2];
+        for seed in 1..=12 {
+            let columns = all_in_a_row_deal(seed);
+            let mut deal = AllInARow::new(&columns, 0).unwrap();
+            let mut mirror = AllInARow::mirrored(&columns).unwrap();
+            let forward = solve(&mut deal, &mut LostTable::new(1 << 16), Budget::default());
+            let backward = solve(&mut mirror, &mut LostTable::new(1 << 16), Budget::default());
+            assert_eq!(forward.outcome, backward.outcome, "seed {seed}");
+            verdicts[(forward.outcome == Outcome::Won) as usize] += 1;
+            for mv in backward.line.iter().rev() {
+                let mut moves = Vec::new();
+                deal.moves(&mut moves);
+                let played = moves.iter().find(|m| m.column == mv.column).copied();
+                deal.apply(played.unwrap_or_else(|| panic!("seed {seed}: column {} cannot play", mv.column)));
+            }
+            assert_eq!(deal.is_won(), forward.outcome == Outcome::Won, "seed {seed}");
+        }
+        assert!(verdicts[0] > 0 && verdicts[1] > 0, "both verdicts occur: {verdicts:?}");
+    }
 }
