@@ -285,6 +285,10 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"player {p.to_move} is to move with no cards; such players are skipped")
     if p.played > p.hand_size:
         raise IllegalPositionError(f"{p.played} cards played this turn from a hand of {p.hand_size}")
+    if 0 < p.played < p.minimum and not can_play(p.hand, p.piles, p.minimum - p.played):
+        raise IllegalPositionError(
+            f"player {p.to_move} has played {p.played} of the {p.minimum} cards a turn needs and cannot play the rest"
+        )
 
 
 FIELD_USAGE = {

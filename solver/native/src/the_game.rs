@@ -550,10 +550,10 @@ impl<'a> Solver<'a> {
         let mut answer = Answer { best: root.cards_left(rules), ..Answer::default() };
         answer.lower_bound = dead_cards(&root.piles, root.remaining(rules)).count_ones() as u8;
         for &width in beam_widths {
-            if answer.best <= answer.lower_bound || self.out_of_time() {
+            if answer.best <= answer.lower_bound || self.stopped {
                 break;
             }
-            let (best, line) = beam(rules, root, width, &mut self.nodes);
+            let (best, line) = self.beam(root, width);
             if best < answer.best {
                 answer.best = best;
                 answer.line = line;
@@ -592,89 +592,154 @@ fn score(rules: &Rules, s: &State) -> i32 {
     room - 3 * s.cards_left(rules) as i32 - 60 * dead
 }
 
-/// Every whole turn from `s` (plays in pile order; beyond the minimum only plays that move a
-/// pile by at most `extra_gap` or backwards tricks), as (position after the turn, its moves).
-fn turns(rules: &Rules, s: &State, extra_gap: i32, out: &mut Vec<(State, Vec<Move>)>, path: &mut Vec<Move>) {
-    let mut moves = Vec::new();
-    s.moves(rules, &mut moves);
-    let minimum = s.minimum(rules);
-    for (cost, mv) in moves {
-        if mv == END_TURN {
-            path.push(mv);
-            out.push((s.apply(rules, mv), path.clone()));
-            path.pop();
-            continue;
-        }
-        if s.played >= minimum && cost > 2 * extra_gap {
-            continue;
-        }
-        let child = s.apply(rules, mv);
-        path.push(mv);
-        if child.cards_left(rules) == 0 {
-            out.push((child, path.clone()));
-        } else {
-            turns(rules, &child, extra_gap, out, path);
-        }
-        path.pop();
+/// The moves of one turn: at most a hand of plays and the end of the turn.
+#[derive(Clone, Copy)]
+struct Turn {
+    len: u8,
+    moves: [Move; 12],
+}
+
+impl Turn {
+    const EMPTY: Turn = Turn { len: 0, moves: [END_TURN; 12] };
+
+    fn push(&mut self, mv: Move) {
+        self.moves[self.len as usize] = mv;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len as usize]
     }
 }
 
-/// A beam search over whole turns: keeps the `width` best positions after each round of turns
-/// (deduplicated by key); returns the fewest cards left at any end of game it met, and its line.
-pub fn beam(rules: &Rules, root: &State, width: usize, nodes: &mut u64) -> (u8, Vec<Move>) {
-    let mut best = (root.cards_left(rules), Vec::new());
-    // Each layer: (state, index of its parent in the previous layer, the turn's moves).
-    let mut layers: Vec<Vec<(State, usize, Vec<Move>)>> = vec![vec![(*root, 0, Vec::new())]];
-    let mut found: Vec<(State, Vec<Move>)> = Vec::new();
-    let mut path = Vec::new();
-    loop {
-        let layer = layers.last().unwrap();
-        let mut next: Vec<(i32, State, usize, Vec<Move>)> = Vec::new();
-        let mut seen = HashSet::new();
-        for (index, (s, _, _)) in layer.iter().enumerate() {
-            if s.is_over(rules) {
-                let left = s.cards_left(rules);
-                if left < best.0 {
-                    best = (left, line_of(&layers, layers.len() - 1, index));
+/// Every whole turn from `s` (plays in pile order; beyond the minimum only plays that move a
+/// pile by at most `extra_gap` or backwards tricks), as (position after the turn, its moves).
+fn turns(rules: &Rules, s: &State, extra_gap: i32, out: &mut Vec<(State, Turn)>, turn: &mut Turn, buffers: &mut Vec<Vec<(i32, Move)>>) {
+    let depth = turn.len as usize;
+    if buffers.len() <= depth {
+        buffers.push(Vec::with_capacity(48));
+    }
+    let mut moves = std::mem::take(&mut buffers[depth]);
+    s.moves(rules, &mut moves);
+    let minimum = s.minimum(rules);
+    for &(cost, mv) in &moves {
+        if mv != END_TURN && s.played >= minimum && cost > 2 * extra_gap {
+            continue;
+        }
+        let child = s.apply(rules, mv);
+        turn.push(mv);
+        if mv == END_TURN || child.cards_left(rules) == 0 {
+            out.push((child, *turn));
+        } else {
+            turns(rules, &child, extra_gap, out, turn, buffers);
+        }
+        turn.len -= 1;
+    }
+    buffers[depth] = moves;
+}
+
+/// A fast hash for keys of the beam's duplicate check (std's SipHash dominated its time).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u128(&mut self, n: u128) {
+        self.write_u64(n as u64);
+        self.write_u64((n >> 64) as u64);
+    }
+}
+
+type KeySet = HashSet<Key, std::hash::BuildHasherDefault<KeyHasher>>;
+
+impl Solver<'_> {
+    /// A beam search over whole turns: keeps the `width` best positions after each round of
+    /// turns (deduplicated by key); returns the fewest cards left at any end of game it met, and
+    /// its line. Stops early (keeping what it found) when the budget runs out.
+    pub fn beam(&mut self, root: &State, width: usize) -> (u8, Vec<Move>) {
+        let rules = self.rules;
+        let mut best = (root.cards_left(rules), Vec::new());
+        // Each layer: (state, index of its parent in the previous layer, the turn's moves).
+        let mut layers: Vec<Vec<(State, usize, Turn)>> = vec![vec![(*root, 0, Turn::EMPTY)]];
+        let mut found = Vec::new();
+        let mut buffers = Vec::new();
+        let mut turn = Turn::EMPTY;
+        loop {
+            let layer = layers.last().unwrap();
+            let mut next: Vec<(i32, State, usize, Turn)> = Vec::new();
+            let mut seen = KeySet::default();
+            for (index, (s, _, _)) in layer.iter().enumerate() {
+                if s.is_over(rules) {
+                    let left = s.cards_left(rules);
+                    if left < best.0 {
+                        best = (left, line_of(&layers, layers.len() - 1, index));
+                    }
+                    continue;
                 }
-                continue;
+                if self.out_of_budget() {
+                    return best;
+                }
+                found.clear();
+                turns(rules, s, 3, &mut found, &mut turn, &mut buffers);
+                self.nodes += found.len() as u64;
+                for &(child, moves) in &found {
+                    if child.cards_left(rules) == 0 {
+                        let mut line = line_of(&layers, layers.len() - 1, index);
+                        line.extend_from_slice(moves.as_slice());
+                        return (0, line);
+                    }
+                    if seen.insert(child.key(rules)) {
+                        next.push((score(rules, &child), child, index, moves));
+                    }
+                }
             }
-            found.clear();
-            turns(rules, s, 3, &mut found, &mut path);
-            *nodes += found.len() as u64;
-            for (child, moves) in found.drain(..) {
-                if child.cards_left(rules) == 0 {
-                    let mut line = line_of(&layers, layers.len() - 1, index);
-                    line.extend(moves);
-                    return (0, line);
-                }
-                if seen.insert(child.key(rules)) {
-                    next.push((score(rules, &child), child, index, moves));
-                }
+            if next.is_empty() {
+                return best;
             }
+            if next.len() > width {
+                next.select_nth_unstable_by_key(width, |&(score, ..)| -score);
+                next.truncate(width);
+            }
+            layers.push(next.into_iter().map(|(_, s, parent, moves)| (s, parent, moves)).collect());
         }
-        if next.is_empty() {
-            return best;
+    }
+
+    /// The budget check of the beam search, made once per expanded position.
+    fn out_of_budget(&mut self) -> bool {
+        let over_nodes = self.budget.node_limit != 0 && self.nodes >= self.budget.node_limit;
+        if over_nodes || self.out_of_time() {
+            self.stopped = true;
+        } else if self.budget.interrupted.is_some_and(|f| f()) {
+            self.stopped = true;
+            self.interrupted = true;
         }
-        if next.len() > width {
-            next.select_nth_unstable_by_key(width, |&(score, ..)| -score);
-            next.truncate(width);
-        }
-        layers.push(next.into_iter().map(|(_, s, parent, moves)| (s, parent, moves)).collect());
+        self.stopped
     }
 }
 
 /// The moves from the root to entry `index` of layer `layer`.
-fn line_of(layers: &[Vec<(State, usize, Vec<Move>)>], layer: usize, index: usize) -> Vec<Move> {
+fn line_of(layers: &[Vec<(State, usize, Turn)>], layer: usize, index: usize) -> Vec<Move> {
     let mut turns = Vec::new();
     let (mut layer, mut index) = (layer, index);
     while layer > 0 {
         let (_, parent, moves) = &layers[layer][index];
-        turns.push(moves.clone());
+        turns.push(*moves);
         index = *parent;
         layer -= 1;
     }
-    turns.into_iter().rev().flatten().collect()
+    turns.iter().rev().flat_map(|t| t.as_slice().iter().copied()).collect()
 }
 
 /// The root state from hands, pile tops, mover (0-based) and cards played this turn.
