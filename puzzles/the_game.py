@@ -252,6 +252,17 @@ def check_position(position: Position) -> None:
             raise IllegalPositionError(f"card {card} appears twice")
         seen.add(card)
     gone = deck - seen
+    if p.to_move is None:
+        for number, hand in enumerate(p.hands, start=1):
+            dealt = min(p.hand_size, max(0, len(deck) - (number - 1) * p.hand_size))
+            if len(hand) != dealt:
+                raise IllegalPositionError(f"hand {number} holds {len(hand)} cards; a deal gives it {dealt}")
+        if gone:
+            raise IllegalPositionError(
+                f"{len(gone)} cards of 2..{p.top} are missing; a deal has them all"
+                " (a position mid-game needs 'piles:', 'to-move:' and 'played:' lines)"
+            )
+        return
     start = start_piles(p.top)
     moved = [top for top, first in zip(p.piles, start) if top != first]
     for pile, (top, first) in enumerate(zip(p.piles, start)):
@@ -262,14 +273,6 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"two piles show the same card: {' '.join(map(str, p.piles))}")
     if gone and not moved:
         raise IllegalPositionError(f"{len(gone)} cards are gone but every pile is at its start")
-    if p.to_move is None:
-        if gone or p.played:
-            raise IllegalPositionError("a deal has every card in a hand or the draw pile; a position needs 'to-move:'")
-        for number, hand in enumerate(p.hands, start=1):
-            dealt = min(p.hand_size, max(0, len(deck) - (number - 1) * p.hand_size))
-            if len(hand) != dealt:
-                raise IllegalPositionError(f"hand {number} holds {len(hand)} cards; a deal gives it {dealt}")
-        return
     if not 1 <= p.to_move <= p.players:
         raise IllegalPositionError(f"to-move {p.to_move}: there are players 1 to {p.players}")
     if not 0 <= p.played <= len(gone):
