@@ -3,6 +3,7 @@ error reporting, JSON output and progress bars."""
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 
@@ -46,19 +47,27 @@ def game_choice(name: str):
         raise InputError(str(error)) from None
 
 
-def load(entry, source: str | None, seed: int | None):
-    """The deal or position named by FILE or --seed, parsed by the game's rules."""
+def load(entry, source: str | None, seed: int | None, variant: dict | None = None):
+    """The deal or position named by FILE or --seed, parsed by the game's rules.
+
+    `variant` holds the variant options the user gave (see `source_options`); a game takes only
+    those in its rules' VARIANTS.
+    """
     if (source is None) == (seed is None):
         raise click.UsageError("give either a FILE ('-' for standard input) or --seed N, not both")
+    variant = variant or {}
+    foreign = sorted(set(variant) - getattr(entry.rules, "VARIANTS", frozenset()))
+    if foreign:
+        raise InputError(f"{option_name(foreign[0])} does not apply to {entry.name}")
     try:
         if seed is not None:
-            return entry.rules.deal(seed)
+            return entry.rules.deal(seed, **variant)
         if source == "-":
             text = sys.stdin.read()
         else:
             with open(source, encoding="utf-8") as handle:
                 text = handle.read()
-        return entry.rules.parse(text)
+        return entry.rules.parse(text, **variant)
     except OSError as error:
         raise InputError(f"cannot read {source}: {error.strerror}") from None
     except WinnableError as error:
@@ -66,8 +75,33 @@ def load(entry, source: str | None, seed: int | None):
         raise InputError(f"{where}: {error}") from None
 
 
-def source_options(command):
-    """GAME, FILE and --seed: how every command names its deal or position."""
+def option_name(keyword: str) -> str:
+    return "--" + keyword.replace("_", "-")
+
+
+VARIANT_OPTIONS = {
+    "players": click.option("--players", type=click.IntRange(1, 5), help="the-game: players, 1-5 (default 1)."),
+    "expert": click.option("--expert", is_flag=True, help="the-game: expert rules (at least 3 cards a turn)."),
+    "smaller_hand": click.option("--smaller-hand", is_flag=True, help="the-game: hands one card smaller."),
+    "rows": click.option("--rows", type=click.IntRange(1), help="sir-tommy: number of rows (default 4)."),
+}
+
+
+def source_options(callback):
+    """GAME, FILE, --seed and the variant options: how every command names its deal or position.
+
+    The command receives the variant options the user gave as one dict, `variant`.
+    """
+
+    @functools.wraps(callback)
+    def with_variant(**kwargs):
+        given = {name: kwargs.pop(name) for name in VARIANT_OPTIONS}
+        variant = {name: value for name, value in given.items() if value not in (None, False)}
+        return callback(variant=variant, **kwargs)
+
+    command = with_variant
+    for option in reversed(VARIANT_OPTIONS.values()):
+        command = option(command)
     command = click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Use the seeded deal N.")(command)
     command = click.argument("source", metavar="[FILE]", required=False)(command)
     return click.argument("game_name", metavar="GAME")(command)

@@ -10,7 +10,10 @@ from solver.registry import GAMES
 from solver.result import Budget
 
 from .batch import generate, report, survey
-from .common import EXIT_CODES, INPUT_HELP, budget_options, emit_json, game_choice, load, progress, source_options
+from .common import (
+    EXIT_CODES, INPUT_HELP, InputError, budget_options, emit_json, game_choice, load, option_name, progress,
+    source_options,
+)
 
 @click.group(epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
 def main():
@@ -29,10 +32,10 @@ def games():
 
 @main.command(epilog=EXIT_CODES)
 @source_options
-def deal(game_name, source, seed):
+def deal(game_name, source, seed, variant):
     """Print a deal (from --seed N or FILE) in the game's text format."""
     entry = game_choice(game_name)
-    position = load(entry, source, seed)
+    position = load(entry, source, seed, variant)
     header = f"# {entry.title}, seed {seed}\n" if seed is not None else ""
     click.echo(header + entry.rules.format_position(position), nl=False)
 
@@ -40,7 +43,8 @@ def deal(game_name, source, seed):
 @main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
 @source_options
 @budget_options
-def solve(game_name, source, seed, as_json, time_limit, node_limit):
+@click.option("--maximise", type=click.Choice(["U", "D"]), help="sir-tommy: the most cards U (or D) can hold in a win.")
+def solve(game_name, source, seed, variant, as_json, time_limit, node_limit, maximise):
     """Is the deal or position winnable, by which starter(s), and how?
 
     \b
@@ -51,47 +55,37 @@ def solve(game_name, source, seed, as_json, time_limit, node_limit):
     columns numbered from 1; stats.seconds is search time in the process.
     """
     entry = game_choice(game_name)
-    position = load(entry, source, seed)
-    result = entry.engine.solve(position, Budget(time_limit, node_limit))
+    position = load(entry, source, seed, variant)
+    options = {"maximise": maximise} if maximise else {}
+    foreign = sorted(set(options) - getattr(entry.engine, "SOLVE_OPTIONS", frozenset()))
+    if foreign:
+        raise InputError(f"{option_name(foreign[0])} does not apply to {entry.name}")
+    result = entry.engine.solve(position, Budget(time_limit, node_limit), **options)
     if as_json:
         emit_json({**result.to_json(), "seed": seed})
         return
     click.echo(f"{entry.title}{f', seed {seed}' if seed is not None else ''}")
-    click.echo(f"verdict: {result.verdict}")
-    if result.starters:
-        click.echo(f"winning starter(s): {', '.join(result.starters)}")
-    if result.solution:
-        click.echo(f"solution ({result.starter} starts):" if result.starter else "solution:")
-        for number, move in enumerate(result.solution, start=1):
-            click.echo(f"{number:3}. {move}")
-    if result.explanation:
-        click.echo(f"why: {result.explanation}")
-    if result.verdict == "unknown":
-        click.echo("the search hit its budget; raise --time-limit or --node-limit to decide it")
-    stats = result.stats
-    click.echo(f"stats: {stats.nodes} nodes, {stats.seconds:.6f} s, method {stats.method}")
+    echo_lines(result.lines())
 
 
 @main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
 @source_options
 @budget_options
-def explain(game_name, source, seed, as_json, time_limit, node_limit):
+def explain(game_name, source, seed, variant, as_json, time_limit, node_limit):
     """Why a deal or position cannot be won, in words a player can check."""
     entry = game_choice(game_name)
-    position = load(entry, source, seed)
+    position = load(entry, source, seed, variant)
     explanation = entry.engine.explain(position, Budget(time_limit, node_limit))
     if as_json:
         emit_json({"game": entry.name, **explanation.to_json(), "seed": seed})
         return
-    click.echo(f"verdict: {explanation.verdict}")
-    for reason in explanation.reasons:
-        click.echo(f"- {reason}")
+    echo_lines(explanation.lines())
 
 
 @main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
 @source_options
 @budget_options
-def analyse(game_name, source, seed, as_json, time_limit, node_limit):
+def analyse(game_name, source, seed, variant, as_json, time_limit, node_limit):
     """For every legal move: does it keep the game winnable?
 
     \b
@@ -100,17 +94,17 @@ def analyse(game_name, source, seed, as_json, time_limit, node_limit):
     "moves": [{"move", "notation", "verdict", "reason"}], "stats"}.
     """
     entry = game_choice(game_name)
-    position = load(entry, source, seed)
+    position = load(entry, source, seed, variant)
     result = entry.engine.analyse(position, Budget(time_limit, node_limit), progress=progress)
     if as_json:
         emit_json({**result.to_json(), "seed": seed})
         return
-    click.echo(f"verdict: {result.verdict}")
-    for verdict in result.moves:
-        reason = f"  ({verdict.reason})" if verdict.reason else ""
-        click.echo(f"{str(verdict.move):40} {verdict.verdict}{reason}")
-    if not result.moves:
-        click.echo("no legal moves")
+    echo_lines(result.lines())
+
+
+def echo_lines(lines: list[str]) -> None:
+    for line in lines:
+        click.echo(line)
 
 
 for command in (generate, survey, report):

@@ -45,6 +45,9 @@ class Stats:
     def to_json(self) -> dict:
         return {"nodes": self.nodes, "seconds": round(self.seconds, 6), "method": self.method}
 
+    def line(self) -> str:
+        return f"stats: {self.nodes} nodes, {self.seconds:.6f} s, method {self.method}"
+
 
 @dataclass
 class SolveResult:
@@ -68,6 +71,20 @@ class SolveResult:
             "explanation": self.explanation,
             "stats": self.stats.to_json(),
         }
+
+    def lines(self) -> list[str]:
+        """The text `solve` prints: verdict, winning starters, the numbered line, why, stats."""
+        lines = [f"verdict: {self.verdict}"]
+        if self.starters:
+            lines.append(f"winning starter(s): {', '.join(self.starters)}")
+        if self.solution:
+            lines.append(f"solution ({self.starter} starts):" if self.starter else "solution:")
+            lines += [f"{number:3}. {move}" for number, move in enumerate(self.solution, start=1)]
+        if self.explanation:
+            lines.append(f"why: {self.explanation}")
+        if self.verdict == UNKNOWN:
+            lines.append("the search hit its budget; raise --time-limit or --node-limit to decide it")
+        return lines + [self.stats.line()]
 
 
 @dataclass
@@ -95,6 +112,14 @@ class AnalyseResult:
             "stats": self.stats.to_json(),
         }
 
+    def lines(self) -> list[str]:
+        """The text `analyse` prints: the verdict, then each move with its verdict and reason."""
+        lines = [f"verdict: {self.verdict}"]
+        for verdict in self.moves:
+            reason = f"  ({verdict.reason})" if verdict.reason else ""
+            lines.append(f"{str(verdict.move):40} {verdict.verdict}{reason}")
+        return lines if self.moves else lines + ["no legal moves"]
+
 
 @dataclass
 class SatResult:
@@ -115,3 +140,7 @@ class Explanation:
 
     def to_json(self) -> dict:
         return {"verdict": self.verdict, "reasons": self.reasons, "method": self.method}
+
+    def lines(self) -> list[str]:
+        """The text `explain` prints: the verdict, then one line per reason."""
+        return [f"verdict: {self.verdict}"] + [f"- {reason}" for reason in self.reasons]

@@ -158,6 +158,18 @@ def test_unknown_game_and_missing_file_exit_2():
     assert both.exit_code == 2
 
 
+@pytest.mark.parametrize("args, option", [
+    (("deal", "twaalven", "--seed", "1", "--rows", "6"), "--rows"),
+    (("solve", "stapelen", "--seed", "1", "--smaller-hand"), "--smaller-hand"),
+    (("analyse", "black-hole", "--seed", "1", "--players", "2"), "--players"),
+    (("solve", "twaalven", "--seed", "1", "--maximise", "U"), "--maximise"),
+])
+def test_an_option_of_another_game_is_refused_with_exit_2(args, option):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.output.strip().endswith(f"{option} does not apply to {args[1]}")
+
+
 def test_console_script_reports_bad_input_on_stderr_without_traceback():
     text = SEVEN.replace("KH 8H 7H QS", "KH 8H 7H QH")
     run_ = subprocess.run(
