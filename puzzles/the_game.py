@@ -51,6 +51,40 @@ def is_backwards(pile: int, top: int, card: int) -> bool:
     return card == (top - 10 if pile < 2 else top + 10)
 
 
+def lowest_reach(tops: tuple[int, ...], remaining: set[int]) -> int:
+    """The lowest top the ascending piles with these `tops` can ever show, given the cards still
+    to play: they take every remaining card above their lowest top, and from any top x (a card
+    taken or a current top) card x-10 if it remains. Mirrored for descending piles by
+    `highest_reach`. The Rust kernel's dead-card bound computes the same."""
+    low = min(tops)
+    while True:
+        reach = {c for c in remaining if c > low} | {t - 10 for t in tops if t - 10 in remaining}
+        frontier = list(reach)
+        while frontier:
+            card = frontier.pop() - 10
+            if card in remaining and card not in reach:
+                reach.add(card)
+                frontier.append(card)
+        lowest = min(reach, default=low)
+        if lowest >= low:
+            return low
+        low = lowest
+
+
+def highest_reach(tops: tuple[int, ...], remaining: set[int]) -> int:
+    """The highest top the descending piles with these `tops` can ever show (see lowest_reach)."""
+    return -lowest_reach(tuple(-t for t in tops), {-c for c in remaining})
+
+
+def dead_cards(position: Position) -> list[int]:
+    """The cards no pile can ever take again: below every top the ascending piles can reach and
+    above every top the descending piles can reach. They stay to the end of the game."""
+    remaining = set(position.draw).union(*position.hands)
+    low = lowest_reach(position.piles[:2], remaining)
+    high = highest_reach(position.piles[2:], remaining)
+    return sorted(c for c in remaining if high < c < low)
+
+
 @dataclass(frozen=True)
 class Play:
     """One card onto one pile (0 up1, 1 up2, 2 down1, 3 down2): `45 on up1`."""
@@ -148,8 +182,9 @@ class Position:
     def hand(self) -> tuple[int, ...]:
         return self.hands[self._mover() - 1]
 
-    def start(self, starter: int) -> Position:
+    def start(self, starter: int | str) -> Position:
         """This deal with player `starter` (1-based) to move first."""
+        starter = int(starter)
         if not 1 <= starter <= self.players:
             raise IllegalPositionError(f"player {starter} does not exist; there are {self.players}")
         return replace(self, to_move=starter, played=0)
