@@ -135,7 +135,7 @@ class TheGameResult:
                 for s in self.per_starter
             )
             lines.append(f"by starter: {tried}")
-        if self.starter is not None:
+        if self.solution:
             lines.append(f"line of play (player {self.starter} starts):")
             lines += [f"{number:3}. {turn}" for number, turn in enumerate(self.turns, start=1)]
         if self.verdict == UNKNOWN:
@@ -159,6 +159,9 @@ def search(start: Position, node_limit: int = 0, time_limit: float | None = None
     )
     moves = [EndTurn() if card == 0 else Play(card, pile) for card, pile in pairs]
     end = rules.replay(start, moves)  # raises if the kernel proposed an illegal move
+    if not moves and not end.is_over():
+        # stopped before any line ended the game: no line, and only the trivial upper bound
+        return Solution(start, start.cards_left, bound, [], nodes, seconds, beam)
     if not end.is_over() or end.cards_left != best:
         raise AssertionError(f"{NAME}: kernel line does not end the game with {best} cards left when replayed")
     return Solution(start, best, bound, moves, nodes, seconds, beam)
