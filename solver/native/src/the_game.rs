@@ -22,7 +22,6 @@
 //!   played on once, and keys sort each pair when the allowed piles are symmetric.
 
 use crate::search::Budget;
-use std::collections::HashSet;
 use std::time::Instant;
 
 pub const MAX_PLAYERS: usize = 5;
@@ -176,7 +175,7 @@ pub struct State {
 /// An exact key: the remaining cards, who holds each hand card (base-`players` digits over the
 /// hand cards in ascending order), and the piles, draw count, mover, played count and the
 /// allowed piles packed into one word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Key {
     rem: u128,
     owners: u128,
@@ -638,35 +637,21 @@ fn turns(rules: &Rules, s: &State, extra_gap: i32, out: &mut Vec<(State, Turn)>,
     buffers[depth] = moves;
 }
 
-/// A fast hash for keys of the beam's duplicate check (std's SipHash dominated its time).
-#[derive(Default)]
-struct KeyHasher(u64);
+/// A beam candidate: (score, key, position after the turn, parent index, the turn's moves).
+type Candidate = (i32, Key, State, usize, Turn);
 
-impl std::hash::Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-    fn write_u128(&mut self, n: u128) {
-        self.write_u64(n as u64);
-        self.write_u64((n >> 64) as u64);
-    }
+/// Keeps the `width` best candidates, one per key. Equal keys have equal scores, so sorting by
+/// score and then key puts duplicates side by side. Called whenever the candidates reach four
+/// times the width, which caps the beam's memory.
+fn keep_best(candidates: &mut Vec<Candidate>, width: usize) {
+    candidates.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    candidates.dedup_by(|a, b| a.1 == b.1);
+    candidates.truncate(width);
 }
-
-type KeySet = HashSet<Key, std::hash::BuildHasherDefault<KeyHasher>>;
 
 impl Solver<'_> {
     /// A beam search over whole turns: keeps the `width` best positions after each round of
-    /// turns (deduplicated by key); returns the fewest cards left at any end of game it met, and
+    /// turns (one per key); returns the fewest cards left at any end of game it met, and
     /// its line. Stops early (keeping what it found) when the budget runs out.
     pub fn beam(&mut self, root: &State, width: usize) -> (u8, Vec<Move>) {
         let rules = self.rules;
@@ -678,8 +663,7 @@ impl Solver<'_> {
         let mut turn = Turn::EMPTY;
         loop {
             let layer = layers.last().unwrap();
-            let mut next: Vec<(i32, State, usize, Turn)> = Vec::new();
-            let mut seen = KeySet::default();
+            let mut next: Vec<Candidate> = Vec::new();
             for (index, (s, _, _)) in layer.iter().enumerate() {
                 if s.is_over(rules) {
                     let left = s.cards_left(rules);
@@ -700,19 +684,17 @@ impl Solver<'_> {
                         line.extend_from_slice(moves.as_slice());
                         return (0, line);
                     }
-                    if seen.insert(child.key(rules)) {
-                        next.push((score(rules, &child), child, index, moves));
-                    }
+                    next.push((score(rules, &child), child.key(rules), child, index, moves));
+                }
+                if next.len() >= 4 * width {
+                    keep_best(&mut next, width);
                 }
             }
+            keep_best(&mut next, width);
             if next.is_empty() {
                 return best;
             }
-            if next.len() > width {
-                next.select_nth_unstable_by_key(width, |&(score, ..)| -score);
-                next.truncate(width);
-            }
-            layers.push(next.into_iter().map(|(_, s, parent, moves)| (s, parent, moves)).collect());
+            layers.push(next.into_iter().map(|(_, _, s, parent, moves)| (s, parent, moves)).collect());
         }
     }
 
