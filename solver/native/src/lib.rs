@@ -6,6 +6,8 @@ pub mod search;
 pub mod stapelen;
 pub mod table;
 pub mod tableau;
+pub mod the_game;
+pub mod the_game_py;
 pub mod twaalven;
 
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
@@ -186,5 +188,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shuffled, m)?)?;
     m.add_function(wrap_pyfunction!(deal, m)?)?;
     m.add_class::<Kernel>()?;
+    the_game_py::register(m)?;
     Ok(())
 }
