@@ -29,6 +29,13 @@ mid-game adds lines:
                             B: -, -, 7C
                             to-move: A|B
   all-in-a-row, black-hole  foundation: AS 2H 3D   (the cards played, in order)
+the-game has no columns: 'hand 1: 7 94 52 4 19 40 49 35' per player and
+'draw: 16 17 90 ...' (next card first, '-' for none); a position adds
+'piles: 1 1 100 100' (up1 up2 down1 down2), 'to-move: 1' and 'played: 0' (cards
+played this turn); optional 'variant: expert', 'hand-size: 7', 'cards: 2-30'.
+Its solve --json gives cards_left, lower_bound, optimal, starter, by_starter and
+solution as turns {"player": 1, "plays": [{"card": 45, "pile": "up1"}],
+"drew": [17, 88]}; analyse --json gives per move cards_left, lower_bound, optimal.
 sir-tommy: a deal is the stock, top card first, any whitespace. A position
 has one line per row (bottom first, '-' empty) and the lines
   stock: 7S 2D …     (top first, '-' empty)   U: AS 2S, AH, -, -   (bottom first)

@@ -1,0 +1,784 @@
+//! The Game with every hand and the draw pile open: the fewest cards left, exactly.
+//!
+//! A position is the four pile tops (up1 up2 down1 down2), each player's hand as a bit set of
+//! card values, how far the fixed draw pile has been drawn, whose turn it is and how many cards
+//! they have played this turn. Moves are single plays and "end turn" (which draws back up to
+//! the hand size and passes to the next player holding cards), as in `puzzles/the_game.py`.
+//!
+//! The solver first runs a beam search over whole turns for a good line (most solo deals are
+//! won by it at once), then proves or improves it by depth-first searches that ask "is there a
+//! line leaving at most k cards?" for k from the proven lower bound upwards. Each failed search
+//! proves k + 1 as a lower bound; the first success is optimal. Lower bounds of positions are
+//! kept in a size-capped table keyed exactly (no hashes stand in for positions).
+//!
+//! Pruning, each safe:
+//! - Dead cards (see [`dead_cards`]): a card no pile can ever take again stays to the end.
+//! - Plays within a turn on different piles commute (a pile's legality never depends on another
+//!   pile), so a turn is searched with its plays in non-decreasing pile order only: every line
+//!   has a reordering of each turn that reaches the same position after every whole turn. The
+//!   key holds the lowest pile still allowed, so table entries stay exact for the restricted
+//!   search (see [`State::key`]).
+//! - The two ascending piles are interchangeable, as are the two descending: equal tops are
+//!   played on once, and keys sort each pair when the allowed piles are symmetric.
+
+use crate::search::Budget;
+use std::time::Instant;
+
+pub const MAX_PLAYERS: usize = 5;
+/// Pile numbers: 0, 1 ascending; 2, 3 descending.
+pub const PILES: usize = 4;
+/// A value no line reaches (a restricted line that cannot complete its turn).
+pub const NONE: u8 = u8::MAX;
+
+#[inline]
+fn bit(card: u8) -> u128 {
+    1u128 << card
+}
+
+/// Cards strictly above `t`.
+#[inline]
+fn above(t: u8) -> u128 {
+    if t >= 127 {
+        0
+    } else {
+        !0u128 << (t + 1)
+    }
+}
+
+/// Cards strictly below `t`.
+#[inline]
+fn below(t: u8) -> u128 {
+    (1u128 << t) - 1
+}
+
+/// Cards pile `pile` with top `t` takes now: beyond the top, or exactly 10 back.
+#[inline]
+fn takes(pile: usize, t: u8) -> u128 {
+    if pile < 2 {
+        above(t) | if t >= 12 { bit(t - 10) } else { 0 }
+    } else {
+        below(t) | if t <= 117 { bit(t + 10) } else { 0 }
+    }
+}
+
+#[inline]
+pub fn accepts(pile: usize, t: u8, card: u8) -> bool {
+    takes(pile, t) & bit(card) != 0
+}
+
+/// How far a play moves its pile: the gap for a forward play, -10 for a backwards trick.
+#[inline]
+fn gap(pile: usize, t: u8, card: u8) -> i32 {
+    if pile < 2 {
+        card as i32 - t as i32
+    } else {
+        t as i32 - card as i32
+    }
+}
+
+/// The cards among `rem` that no pile with these tops can ever take again, whoever holds them
+/// and in whatever order they come.
+///
+/// Proof: an ascending pile can only reach a top that is a card it takes. Starting from the two
+/// ascending tops, it takes every remaining card above the lowest top reached so far, and from
+/// any top x (a card it took, or its current top) card x-10 if that is remaining. So the lowest
+/// top it can ever show is the fixpoint `m` of: m = min(m, lowest card reachable by chains of
+/// exact -10 steps from the tops or from any remaining card above m). Every card it can ever
+/// take is then above m or in those chains, which are all >= m. The descending piles mirror
+/// this. A card below both ascending fixpoints and above both descending ones is never played.
+pub fn dead_cards(piles: &[u8; PILES], rem: u128) -> u128 {
+    let mut lo = piles[0].min(piles[1]);
+    let mut seed = rem & ((bit(piles[0]) | bit(piles[1])) >> 10);
+    loop {
+        let mut reach = (rem & above(lo)) | seed;
+        loop {
+            let next = reach | ((reach >> 10) & rem);
+            if next == reach {
+                break;
+            }
+            reach = next;
+        }
+        let lowest = if reach == 0 { lo } else { (reach.trailing_zeros() as u8).min(lo) };
+        if lowest == lo {
+            break;
+        }
+        lo = lowest;
+        seed |= reach;
+    }
+    let mut hi = piles[2].max(piles[3]);
+    let mut seed = rem & ((bit(piles[2]) | bit(piles[3])) << 10);
+    loop {
+        let mut reach = (rem & below(hi)) | seed;
+        loop {
+            let next = reach | ((reach << 10) & rem);
+            if next == reach {
+                break;
+            }
+            reach = next;
+        }
+        let highest = if reach == 0 { hi } else { (127 - reach.leading_zeros() as u8).max(hi) };
+        if highest == hi {
+            break;
+        }
+        hi = highest;
+        seed |= reach;
+    }
+    // Cards >= lo are alive for the ascending piles (the top itself is not remaining).
+    let alive = (rem & !below(lo)) | (rem & !above(hi));
+    rem & !alive
+}
+
+/// The fixed facts of a search: the draw pile in order and the variant.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub draw: Vec<u8>,
+    pub players: usize,
+    pub hand_size: usize,
+    pub expert: bool,
+    /// The highest card of the deck (99; less for reduced test decks).
+    pub top: u8,
+    /// `draw_rest[i]`: the cards of `draw[i..]`.
+    draw_rest: Vec<u128>,
+}
+
+impl Rules {
+    pub fn new(draw: Vec<u8>, players: usize, hand_size: usize, expert: bool, top: u8) -> Self {
+        let mut draw_rest = vec![0u128; draw.len() + 1];
+        for i in (0..draw.len()).rev() {
+            draw_rest[i] = draw_rest[i + 1] | bit(draw[i]);
+        }
+        Rules { draw, players, hand_size, expert, top, draw_rest }
+    }
+}
+
+/// A move: `card` onto `pile`, or the end of the turn (`card == 0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    pub card: u8,
+    pub pile: u8,
+}
+
+pub const END_TURN: Move = Move { card: 0, pile: 0 };
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    pub hands: [u128; MAX_PLAYERS],
+    pub piles: [u8; PILES],
+    /// Cards drawn so far from `Rules::draw`.
+    pub drawn: u8,
+    pub mover: u8,
+    pub played: u8,
+    /// The lowest pile the rest of this turn may play on (plays go in pile order).
+    pub from: u8,
+}
+
+/// An exact key: the remaining cards, who holds each hand card (base-`players` digits over the
+/// hand cards in ascending order), and the piles, draw count, mover, played count and the
+/// allowed piles packed into one word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Key {
+    rem: u128,
+    owners: u128,
+    misc: u64,
+}
+
+impl State {
+    #[inline]
+    pub fn draw_left(&self, rules: &Rules) -> usize {
+        rules.draw.len() - self.drawn as usize
+    }
+
+    #[inline]
+    pub fn held(&self) -> u128 {
+        self.hands.iter().fold(0, |a, &h| a | h)
+    }
+
+    #[inline]
+    pub fn remaining(&self, rules: &Rules) -> u128 {
+        self.held() | rules.draw_rest[self.drawn as usize]
+    }
+
+    #[inline]
+    pub fn cards_left(&self, rules: &Rules) -> u8 {
+        (self.held().count_ones() as usize + self.draw_left(rules)) as u8
+    }
+
+    /// Cards the player to move must play this turn.
+    #[inline]
+    pub fn minimum(&self, rules: &Rules) -> u8 {
+        if self.draw_left(rules) > 0 {
+            if rules.expert {
+                3
+            } else {
+                2
+            }
+        } else {
+            1
+        }
+    }
+
+    #[inline]
+    pub fn hand(&self) -> u128 {
+        self.hands[self.mover as usize]
+    }
+
+    /// At the start of a turn: the game is over (all played, or the minimum cannot be played).
+    pub fn is_over(&self, rules: &Rules) -> bool {
+        self.cards_left(rules) == 0
+            || (self.played == 0 && !can_play(self.hand(), &self.piles, self.minimum(rules) as u32, 0))
+    }
+
+    pub fn key(&self, rules: &Rules) -> Key {
+        let mut piles = self.piles;
+        // Swapping a pair of piles keeps the allowed piles the same unless exactly one of the
+        // pair is allowed (from == 1 for the ascending pair, from == 3 for the descending).
+        if self.from != 1 && piles[0] > piles[1] {
+            piles.swap(0, 1);
+        }
+        if self.from != 3 && piles[2] > piles[3] {
+            piles.swap(2, 3);
+        }
+        let mut owners = 0u128;
+        if rules.players > 1 {
+            let mut held = self.held();
+            while held != 0 {
+                let card = held.trailing_zeros();
+                held &= held - 1;
+                let owner = self.hands.iter().position(|h| h & (1u128 << card) != 0).unwrap();
+                owners = owners * rules.players as u128 + owner as u128;
+            }
+        }
+        let misc = piles.iter().fold(0u64, |a, &p| a << 7 | p as u64)
+            | (self.drawn as u64) << 28
+            | (self.mover as u64) << 35
+            | (self.played as u64) << 38
+            | (self.from as u64) << 46;
+        Key { rem: self.remaining(rules), owners, misc }
+    }
+
+    /// Applies a move known to be legal.
+    pub fn apply(&self, rules: &Rules, mv: Move) -> State {
+        let mut s = *self;
+        if mv.card != 0 {
+            s.hands[s.mover as usize] &= !bit(mv.card);
+            s.piles[mv.pile as usize] = mv.card;
+            s.played += 1;
+            s.from = mv.pile;
+            return s;
+        }
+        let hand = &mut s.hands[s.mover as usize];
+        while (hand.count_ones() as usize) < rules.hand_size && (s.drawn as usize) < rules.draw.len() {
+            *hand |= bit(rules.draw[s.drawn as usize]);
+            s.drawn += 1;
+        }
+        let players = rules.players as u8;
+        s.mover = (1..=players)
+            .map(|k| (s.mover + k) % players)
+            .find(|&p| s.hands[p as usize] != 0)
+            .unwrap_or(s.mover);
+        s.played = 0;
+        s.from = 0;
+        s
+    }
+
+    /// Legal moves of the restricted search (pile order within a turn, one of two equal piles),
+    /// ordered for finding good lines first: backwards tricks, then small gaps, with "end turn"
+    /// among plays that move a pile by 3 or less.
+    pub fn moves(&self, rules: &Rules, out: &mut Vec<(i32, Move)>) {
+        out.clear();
+        if self.cards_left(rules) == 0 {
+            return;
+        }
+        let minimum = self.minimum(rules);
+        let need = minimum.saturating_sub(self.played + 1) as u32;
+        let hand = self.hand();
+        for pile in self.from as usize..PILES {
+            if (pile == 1 || pile == 3) && self.piles[pile] == self.piles[pile - 1] && self.from as usize <= pile - 1 {
+                continue;
+            }
+            let t = self.piles[pile];
+            let mut cards = hand & takes(pile, t);
+            while cards != 0 {
+                let card = cards.trailing_zeros() as u8;
+                cards &= cards - 1;
+                let mut piles = self.piles;
+                piles[pile] = card;
+                if need > 0 && !can_play(hand & !bit(card), &piles, need, pile) {
+                    continue;
+                }
+                out.push((2 * gap(pile, t, card), Move { card, pile: pile as u8 }));
+            }
+        }
+        if self.played >= minimum {
+            out.push((7, END_TURN));
+        }
+        out.sort_by_key(|&(cost, _)| cost);
+    }
+}
+
+/// Whether `need` cards of `hand` can be played one after another on piles `from..4`.
+pub fn can_play(hand: u128, piles: &[u8; PILES], need: u32, from: usize) -> bool {
+    if need == 0 {
+        return true;
+    }
+    if hand.count_ones() < need {
+        return false;
+    }
+    for pile in from..PILES {
+        let mut cards = hand & takes(pile, piles[pile]);
+        if need == 1 && cards != 0 {
+            return true;
+        }
+        while cards != 0 {
+            let card = cards.trailing_zeros() as u8;
+            cards &= cards - 1;
+            let mut next = *piles;
+            next[pile] = card;
+            if can_play(hand & !bit(card), &next, need - 1, pile) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// One exact table entry: a proven lower bound on the fewest cards left from a position.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: Key,
+    bound: u8,
+    /// The table generation it was written in; older entries count as empty.
+    generation: u8,
+}
+
+const WAYS: usize = 4;
+
+/// A size-capped table of proven lower bounds with exact keys; 4-way buckets, the entry with the
+/// weakest bound is replaced when a bucket is full; O(1) clearing by generation.
+pub struct BoundTable {
+    entries: Vec<Entry>,
+    mask: usize,
+    generation: u8,
+}
+
+impl BoundTable {
+    pub fn new(entries: usize) -> Self {
+        let size = entries.max(1024).next_power_of_two();
+        BoundTable { entries: vec![Entry::default(); size], mask: size - 1, generation: 1 }
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>()
+    }
+
+    pub fn clear(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entries.fill(Entry::default());
+            self.generation = 1;
+        }
+    }
+
+    #[inline]
+    fn bucket(&self, key: &Key) -> usize {
+        let h = (key.rem as u64)
+            ^ ((key.rem >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ (key.owners as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ ((key.owners >> 64) as u64).rotate_left(17)
+            ^ key.misc.wrapping_mul(0x1656_67B1_9E37_79F9);
+        let h = (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        ((h >> 20) as usize) & self.mask & !(WAYS - 1)
+    }
+
+    pub fn get(&self, key: &Key) -> u8 {
+        let start = self.bucket(key);
+        self.entries[start..start + WAYS]
+            .iter()
+            .find(|e| e.generation == self.generation && e.key == *key)
+            .map_or(0, |e| e.bound)
+    }
+
+    pub fn put(&mut self, key: Key, bound: u8) {
+        let start = self.bucket(&key);
+        let generation = self.generation;
+        let bucket = &mut self.entries[start..start + WAYS];
+        let slot = bucket
+            .iter()
+            .position(|e| e.generation == generation && e.key == key)
+            .or_else(|| bucket.iter().position(|e| e.generation != generation))
+            .unwrap_or_else(|| (0..WAYS).min_by_key(|&i| bucket[i].bound).unwrap());
+        bucket[slot] = Entry { key, bound, generation };
+    }
+}
+
+/// What one search reports.
+#[derive(Clone, Debug, Default)]
+pub struct Answer {
+    /// Fewest cards left found, with the line reaching it.
+    pub best: u8,
+    pub line: Vec<Move>,
+    /// Proven: no line leaves fewer than this.
+    pub lower_bound: u8,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub interrupted: bool,
+    /// Fewest cards left the beam search found before the exact search.
+    pub beam_best: u8,
+}
+
+impl Answer {
+    pub fn optimal(&self) -> bool {
+        self.lower_bound >= self.best
+    }
+}
+
+const CLOCK_EVERY: u64 = 1024;
+
+pub struct Solver<'a> {
+    rules: &'a Rules,
+    table: &'a mut BoundTable,
+    budget: Budget,
+    start: Instant,
+    pub nodes: u64,
+    stopped: bool,
+    interrupted: bool,
+    target: u8,
+    path: Vec<Move>,
+    found: Option<Vec<Move>>,
+    buffers: Vec<Vec<(i32, Move)>>,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(rules: &'a Rules, table: &'a mut BoundTable, budget: Budget) -> Self {
+        Solver {
+            rules,
+            table,
+            budget,
+            start: Instant::now(),
+            nodes: 0,
+            stopped: false,
+            interrupted: false,
+            target: 0,
+            path: Vec::new(),
+            found: None,
+            buffers: Vec::new(),
+        }
+    }
+
+    fn must_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.budget.node_limit != 0 && self.nodes >= self.budget.node_limit {
+            self.stopped = true;
+        } else if self.nodes % CLOCK_EVERY == 0 {
+            if self.budget.time_limit.is_some_and(|t| self.start.elapsed() >= t) {
+                self.stopped = true;
+            }
+            if self.budget.interrupted.is_some_and(|f| f()) {
+                self.stopped = true;
+                self.interrupted = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// A lower bound on the fewest cards left from `s` in the restricted search; when a line
+    /// leaving at most `target` is found it is stored in `found` and the search unwinds.
+    fn dfs(&mut self, s: &State, depth: usize) -> u8 {
+        let rules = self.rules;
+        let left = s.cards_left(rules);
+        if left == 0 || (s.played == 0 && s.is_over(rules)) {
+            if left <= self.target {
+                self.found = Some(self.path.clone());
+            }
+            return left;
+        }
+        self.nodes += 1;
+        if self.must_stop() {
+            return 0;
+        }
+        let mut bound = dead_cards(&s.piles, s.remaining(rules)).count_ones() as u8;
+        if bound > self.target {
+            return bound;
+        }
+        let key = s.key(rules);
+        bound = bound.max(self.table.get(&key));
+        if bound > self.target {
+            return bound;
+        }
+        if self.buffers.len() <= depth {
+            self.buffers.push(Vec::with_capacity(48));
+        }
+        let mut moves = std::mem::take(&mut self.buffers[depth]);
+        s.moves(rules, &mut moves);
+        let mut best = NONE;
+        for &(_, mv) in &moves {
+            let child = s.apply(rules, mv);
+            self.path.push(mv);
+            let value = self.dfs(&child, depth + 1);
+            self.path.pop();
+            if self.found.is_some() || self.stopped {
+                break;
+            }
+            best = best.min(value);
+        }
+        self.buffers[depth] = moves;
+        if self.found.is_some() || self.stopped {
+            return 0;
+        }
+        let bound = bound.max(best);
+        self.table.put(key, bound);
+        bound
+    }
+
+    /// Is there a line from `root` leaving at most `target` cards? Some(line) if so; None with
+    /// `stopped` false proves every line leaves more, and the returned bound says how many.
+    fn decide(&mut self, root: &State, target: u8) -> (Option<Vec<Move>>, u8) {
+        self.target = target;
+        self.found = None;
+        self.path.clear();
+        let bound = self.dfs(root, 0);
+        (self.found.take(), bound)
+    }
+
+    /// The fewest cards left from `root`: beam search first, then exact searches for each
+    /// target from the proven lower bound up to one below the best found.
+    pub fn solve(&mut self, root: &State, beam_widths: &[usize]) -> Answer {
+        let rules = self.rules;
+        let mut answer = Answer { best: root.cards_left(rules), ..Answer::default() };
+        answer.lower_bound = dead_cards(&root.piles, root.remaining(rules)).count_ones() as u8;
+        for &width in beam_widths {
+            if answer.best <= answer.lower_bound || self.stopped {
+                break;
+            }
+            let (best, line) = self.beam(root, width);
+            if best < answer.best {
+                answer.best = best;
+                answer.line = line;
+            }
+        }
+        answer.beam_best = answer.best;
+        while answer.lower_bound < answer.best && !self.stopped {
+            let (line, bound) = self.decide(root, answer.lower_bound);
+            if let Some(line) = line {
+                answer.best = answer.lower_bound;
+                answer.line = line;
+            } else if !self.stopped {
+                answer.lower_bound = bound.max(answer.lower_bound + 1).min(answer.best);
+            }
+        }
+        answer.nodes = self.nodes;
+        answer.seconds = self.start.elapsed().as_secs_f64();
+        answer.interrupted = self.interrupted;
+        answer
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.budget.time_limit.is_some_and(|t| self.start.elapsed() >= t)
+    }
+}
+
+/// How promising a position at a turn boundary is for the beam: the room left on the piles,
+/// 3 per card still to play, and a heavy cost per dead card.
+fn score(rules: &Rules, s: &State) -> i32 {
+    let top = rules.top;
+    let room = (top as i32 + 1 - s.piles[0] as i32)
+        + (top as i32 + 1 - s.piles[1] as i32)
+        + (s.piles[2] as i32 - 1)
+        + (s.piles[3] as i32 - 1);
+    let dead = dead_cards(&s.piles, s.remaining(rules)).count_ones() as i32;
+    room - 3 * s.cards_left(rules) as i32 - 60 * dead
+}
+
+/// The moves of one turn: at most a hand of plays and the end of the turn.
+#[derive(Clone, Copy)]
+struct Turn {
+    len: u8,
+    moves: [Move; 12],
+}
+
+impl Turn {
+    const EMPTY: Turn = Turn { len: 0, moves: [END_TURN; 12] };
+
+    fn push(&mut self, mv: Move) {
+        self.moves[self.len as usize] = mv;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len as usize]
+    }
+}
+
+/// Every whole turn from `s` (plays in pile order; beyond the minimum only plays that move a
+/// pile by at most `extra_gap` or backwards tricks), as (position after the turn, its moves).
+fn turns(rules: &Rules, s: &State, extra_gap: i32, out: &mut Vec<(State, Turn)>, turn: &mut Turn, buffers: &mut Vec<Vec<(i32, Move)>>) {
+    let depth = turn.len as usize;
+    if buffers.len() <= depth {
+        buffers.push(Vec::with_capacity(48));
+    }
+    let mut moves = std::mem::take(&mut buffers[depth]);
+    s.moves(rules, &mut moves);
+    let minimum = s.minimum(rules);
+    for &(cost, mv) in &moves {
+        if mv != END_TURN && s.played >= minimum && cost > 2 * extra_gap {
+            continue;
+        }
+        let child = s.apply(rules, mv);
+        turn.push(mv);
+        if mv == END_TURN || child.cards_left(rules) == 0 {
+            out.push((child, *turn));
+        } else {
+            turns(rules, &child, extra_gap, out, turn, buffers);
+        }
+        turn.len -= 1;
+    }
+    buffers[depth] = moves;
+}
+
+/// A beam candidate: (score, key, position after the turn, parent index, the turn's moves).
+type Candidate = (i32, Key, State, usize, Turn);
+
+/// Keeps the `width` best candidates, one per key. Equal keys have equal scores, so sorting by
+/// score and then key puts duplicates side by side. Called whenever the candidates reach four
+/// times the width, which caps the beam's memory.
+fn keep_best(candidates: &mut Vec<Candidate>, width: usize) {
+    candidates.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    candidates.dedup_by(|a, b| a.1 == b.1);
+    candidates.truncate(width);
+}
+
+impl Solver<'_> {
+    /// A beam search over whole turns: keeps the `width` best positions after each round of
+    /// turns (one per key); returns the fewest cards left at any end of game it met, and
+    /// its line. Stops early (keeping what it found) when the budget runs out.
+    pub fn beam(&mut self, root: &State, width: usize) -> (u8, Vec<Move>) {
+        let rules = self.rules;
+        let mut best = (root.cards_left(rules), Vec::new());
+        // Each layer: (state, index of its parent in the previous layer, the turn's moves).
+        let mut layers: Vec<Vec<(State, usize, Turn)>> = vec![vec![(*root, 0, Turn::EMPTY)]];
+        let mut found = Vec::new();
+        let mut buffers = Vec::new();
+        let mut turn = Turn::EMPTY;
+        loop {
+            let layer = layers.last().unwrap();
+            let mut next: Vec<Candidate> = Vec::new();
+            for (index, (s, _, _)) in layer.iter().enumerate() {
+                if s.is_over(rules) {
+                    let left = s.cards_left(rules);
+                    if left < best.0 {
+                        best = (left, line_of(&layers, layers.len() - 1, index));
+                    }
+                    continue;
+                }
+                if self.out_of_budget() {
+                    return best;
+                }
+                found.clear();
+                turns(rules, s, 3, &mut found, &mut turn, &mut buffers);
+                self.nodes += found.len() as u64;
+                for &(child, moves) in &found {
+                    if child.cards_left(rules) == 0 {
+                        let mut line = line_of(&layers, layers.len() - 1, index);
+                        line.extend_from_slice(moves.as_slice());
+                        return (0, line);
+                    }
+                    next.push((score(rules, &child), child.key(rules), child, index, moves));
+                }
+                if next.len() >= 4 * width {
+                    keep_best(&mut next, width);
+                }
+            }
+            keep_best(&mut next, width);
+            if next.is_empty() {
+                return best;
+            }
+            layers.push(next.into_iter().map(|(_, _, s, parent, moves)| (s, parent, moves)).collect());
+        }
+    }
+
+    /// The budget check of the beam search, made once per expanded position.
+    fn out_of_budget(&mut self) -> bool {
+        let over_nodes = self.budget.node_limit != 0 && self.nodes >= self.budget.node_limit;
+        if over_nodes || self.out_of_time() {
+            self.stopped = true;
+        } else if self.budget.interrupted.is_some_and(|f| f()) {
+            self.stopped = true;
+            self.interrupted = true;
+        }
+        self.stopped
+    }
+}
+
+/// The moves from the root to entry `index` of layer `layer`.
+fn line_of(layers: &[Vec<(State, usize, Turn)>], layer: usize, index: usize) -> Vec<Move> {
+    let mut turns = Vec::new();
+    let (mut layer, mut index) = (layer, index);
+    while layer > 0 {
+        let (_, parent, moves) = &layers[layer][index];
+        turns.push(*moves);
+        index = *parent;
+        layer -= 1;
+    }
+    turns.iter().rev().flat_map(|t| t.as_slice().iter().copied()).collect()
+}
+
+/// The root state from hands, pile tops, mover (0-based) and cards played this turn.
+pub fn state(hands: &[Vec<u8>], piles: [u8; PILES], mover: usize, played: u8) -> Result<State, String> {
+    if hands.is_empty() || hands.len() > MAX_PLAYERS {
+        return Err(format!("{} hands; 1 to {MAX_PLAYERS} players", hands.len()));
+    }
+    if mover >= hands.len() {
+        return Err(format!("player {mover} to move, but there are {} hands", hands.len()));
+    }
+    let mut s = State { hands: [0; MAX_PLAYERS], piles, drawn: 0, mover: mover as u8, played, from: 0 };
+    for (p, hand) in hands.iter().enumerate() {
+        for &card in hand {
+            if !(2..=120).contains(&card) {
+                return Err(format!("card {card} is out of range"));
+            }
+            s.hands[p] |= bit(card);
+        }
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dead_cards_follow_backwards_chains() {
+        let rem = bit(5) | bit(15) | bit(40) | bit(50) | bit(95);
+        // Ascending at 30 and 60 reach 40 and 50 and come back 50 -> 40 -> ... no 30, so 15 and
+        // 5 are dead for them; descending at 20 and 10 take 15 and 5.
+        assert_eq!(dead_cards(&[30, 60, 20, 10], rem), 0);
+        // Descending at 3 and 4 take nothing but their chains (13, 14 absent).
+        assert_eq!(dead_cards(&[30, 60, 3, 4], rem), bit(5) | bit(15));
+        // A chain 50 -> 40 -> 30 -> 20 -> 10 brings an ascending pile back below 15.
+        let chain = bit(50) | bit(40) | bit(30) | bit(20) | bit(10) | bit(15);
+        assert_eq!(dead_cards(&[45, 60, 3, 4], chain), 0);
+    }
+
+    #[test]
+    fn can_play_respects_pile_order() {
+        let hand = bit(60) | bit(20);
+        // 20 only fits on a descending pile, 60 only on an ascending one.
+        let piles = [30, 30, 40, 40];
+        assert!(can_play(hand, &piles, 2, 0));
+        assert!(!can_play(hand, &piles, 2, 2));
+    }
+
+    #[test]
+    fn table_keeps_exact_keys_apart() {
+        let mut table = BoundTable::new(1024);
+        let a = Key { rem: 1, owners: 0, misc: 7 };
+        let b = Key { rem: 1, owners: 1, misc: 7 };
+        table.put(a, 3);
+        assert_eq!(table.get(&a), 3);
+        assert_eq!(table.get(&b), 0);
+        table.clear();
+        assert_eq!(table.get(&a), 0);
+    }
+}

@@ -1,0 +1,86 @@
+"""The Game from the command line: deal, solve (text and JSON replayed by the rules), explain,
+analyse, variant options and bad input."""
+
+import json
+
+from click.testing import CliRunner
+
+from cli.main import main
+from puzzles import the_game as rules
+from puzzles.the_game import PILES, EndTurn, Play
+
+LOST = "hand 1: 40 60\ndraw: -\npiles: 90 91 20 21\nto-move: 1\nplayed: 0\n"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def replay_json(deal, payload):
+    """Replays the JSON turns with the reference rules, using only what the JSON says."""
+    position = deal.start(payload["starter"])
+    for turn in payload["solution"]:
+        assert turn["player"] == position.to_move
+        for play in turn["plays"]:
+            position = position.apply(Play(play["card"], PILES.index(play["pile"])))
+        if not position.is_over():
+            assert tuple(turn["drew"]) == position.drawn()
+            position = position.apply(EndTurn())
+    return position
+
+
+def test_deal_prints_hands_and_draw_pile():
+    result = run("deal", "the-game", "--seed", "7", "--players", "2")
+    assert result.exit_code == 0
+    assert "hand 1: 65 95 22 72 74 89 47\nhand 2: 99 58 91 25 75 40 77\ndraw: 16 17 90" in result.output
+
+
+def test_solve_json_replays_to_a_win_with_the_rules():
+    result = run("solve", "the-game", "--seed", "7", "--players", "2", "--json")
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert (payload["verdict"], payload["cards_left"], payload["lower_bound"], payload["optimal"]) == ("winnable", 0, 0, True)
+    assert replay_json(rules.deal(7, players=2), payload).is_won()
+
+
+def test_solve_expert_smaller_hand_json_follows_the_variant():
+    result = run("solve", "the-game", "--seed", "3", "--expert", "--smaller-hand", "--json")
+    payload = json.loads(result.output)
+    deal = rules.deal(3, expert=True, smaller_hand=True)
+    end = replay_json(deal, payload)
+    assert end.cards_left == payload["cards_left"] and end.is_over()
+    assert all(len(t["plays"]) >= 3 for t in payload["solution"][:5])
+
+
+def test_solve_text_marks_backwards_tricks_and_draws():
+    result = run("solve", "the-game", "--seed", "7", "--players", "2")
+    assert "fewest cards left found: 0 (optimal)" in result.output
+    assert "  1. player 1: 95 down1, 89 down1; drew 16 17" in result.output
+    assert "99 down1 (backwards)" in result.output
+
+
+def test_a_proven_loss_from_a_file_and_its_explanation(tmp_path):
+    path = tmp_path / "lost.txt"
+    path.write_text(LOST)
+    solved = run("solve", "the-game", str(path), "--json")
+    assert json.loads(solved.output)["verdict"] == "unwinnable"
+    explained = run("explain", "the-game", str(path))
+    assert explained.exit_code == 0
+    assert "- 40 can never be played: the ascending piles (at 90 and 91)" in explained.output
+    assert "no line leaves fewer than 2 cards: the exhaustive search proved it" in explained.output
+
+
+def test_analyse_gives_the_best_result_after_each_play():
+    position = rules.deal(3, top=11, hand_size=2).start(1)
+    result = run("analyse", "the-game", "-", "--json", input=rules.format_position(position))
+    payload = json.loads(result.output)
+    assert len(payload["moves"]) == len(position.legal_moves())
+    for item in payload["moves"]:
+        after = position.apply(rules.parse_move(item["notation"]))
+        assert item["cards_left"] == rules.fewest_cards_left(after)[0] and item["optimal"]
+
+
+def test_bad_input_and_foreign_options_exit_2():
+    duplicate = run("solve", "the-game", "-", input="hand 1: 5 6\ndraw: 5\n")
+    assert duplicate.exit_code == 2 and "line 2: duplicate card 5" in duplicate.output
+    assert run("deal", "the-game", "--seed", "1", "--rows", "3").exit_code == 2

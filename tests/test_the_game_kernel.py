@@ -1,0 +1,163 @@
+"""The Rust kernel of The Game against the plain exhaustive search of the reference rules.
+
+On small decks (cards 2..N, small hands, 1-3 players, with and without expert rules) the kernel's
+fewest cards left must equal the reference search's, be proven optimal, and its line must end the
+game with exactly that many cards left when replayed by `puzzles.the_game` (the engine's `search`
+replays every line and raises otherwise).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from puzzles import the_game as g
+from solver import the_game as engine
+from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
+
+SETTINGS = settings(deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+#: Every search here is tiny for a correct kernel; the limit turns a runaway into a failure.
+SAFETY_SECONDS = 20.0
+
+
+@st.composite
+def small_positions(draw):
+    """A small seeded deal, possibly partly played by random legal moves."""
+    players = draw(st.integers(1, 3))
+    expert = draw(st.booleans())
+    hand = 3 if expert else draw(st.sampled_from([2, 2, 3]))
+    top = draw(st.integers(5, 8)) if hand == 3 else draw(st.integers(5, 12 if players == 1 else 10))
+    seed = draw(st.integers(0, 2**64 - 1))
+    position = g.deal(seed, players=players, expert=expert, top=top, hand_size=hand)
+    position = position.start(draw(st.integers(1, players)))
+    rng = random.Random(draw(st.integers(0, 1000)))
+    for _ in range(draw(st.integers(0, 8))):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.apply(rng.choice(moves))
+    return position
+
+
+def assert_agrees(position, **options):
+    expected, _ = g.fewest_cards_left(position)
+    found = engine.search(position, time_limit=SAFETY_SECONDS, **options)
+    assert (found.cards_left, found.lower_bound) == (expected, expected), g.format_position(position)
+    if not position.is_over():
+        assert g.replay(position, found.moves).cards_left == expected
+    return expected
+
+
+@st.composite
+def late_positions(draw):
+    """A position late in a game of cards 2..30: at most 8 cards left in hands and the draw pile,
+    pile tops among the cards gone, so backwards chains and dead cards matter."""
+    players = draw(st.integers(1, 3))
+    expert = draw(st.booleans())
+    hand = draw(st.integers(3 if expert else 2, 3))
+    cards = draw(st.permutations(range(2, 31)))
+    draw_size = draw(st.integers(0, max(0, 8 - players * hand)))  # at most 8 cards: the reference is exponential
+    if draw_size:
+        hands = [cards[p * hand:(p + 1) * hand] for p in range(players)]
+    else:
+        sizes = [draw(st.integers(1 if p == 0 else 0, hand)) for p in range(players)]
+        hands = [cards[sum(sizes[:p]):sum(sizes[:p + 1])] for p in range(players)]
+    used = sum(map(len, hands))
+    stock, gone = cards[used:used + draw_size], cards[used + draw_size:]
+    # Ascending tops from the upper two thirds of the cards gone, descending from the lower two
+    # thirds: piles that crowd the cards left, so that some positions leave cards.
+    ordered = sorted(gone)
+    ups = draw(st.lists(st.sampled_from(ordered[len(ordered) // 3:]), min_size=2, max_size=2, unique=True))
+    lower = [c for c in ordered[:2 * len(ordered) // 3] if c not in ups]
+    downs = draw(st.lists(st.sampled_from(lower), min_size=2, max_size=2, unique=True))
+    piles = tuple(ups + downs)
+    position = g.Position(tuple(map(tuple, hands)), tuple(stock), piles, 1, 0, expert, hand, 30)
+    g.check_position(position)
+    return position
+
+
+@SETTINGS
+@given(st.one_of(small_positions(), late_positions()))
+def test_kernel_finds_the_reference_optimum(position):
+    assert_agrees(position)
+
+
+@SETTINGS
+@given(st.one_of(small_positions(), late_positions()))
+def test_exact_search_alone_finds_the_reference_optimum(position):
+    """Without the beam search, the exact searches alone must find the optimum and its line."""
+    assert_agrees(position, beam_widths=[])
+
+
+def test_differential_cases_cover_wins_and_losses():
+    """Late positions give both wins and cards left, so the tests above see both."""
+    values = []
+
+    @settings(max_examples=40, deadline=None, database=None, derandomize=True)
+    @given(late_positions())
+    def collect(position):
+        values.append(assert_agrees(position))
+
+    collect()
+    assert 0 in values and any(v > 0 for v in values)
+
+
+@pytest.mark.parametrize("seed", range(1, 6))
+def test_known_solo_results(seed):
+    """Solo seeds 1-5 of the full deck are won; the line replays to every card played."""
+    result = engine.solve(g.deal(seed), Budget(time_limit=60))
+    assert (result.verdict, result.cards_left, result.optimal) == (WINNABLE, 0, True)
+    assert g.replay(result.start, result.solution).is_won()
+    assert sum(len(turn.plays) for turn in result.turns) == 98
+
+
+def test_a_proven_loss_reports_its_bound():
+    # Piles at 90/91 and 20/21: 40 and 60 fit nowhere, ever.
+    text = "hand 1: 40 60\ndraw: -\npiles: 90 91 20 21\nto-move: 1\nplayed: 0\n"
+    result = engine.solve(g.parse(text), Budget())
+    assert (result.verdict, result.cards_left, result.lower_bound, result.solution) == (UNWINNABLE, 2, 2, [])
+
+
+def test_dead_card_bound_matches_the_python_facts():
+    """With one node and no beam, the kernel's bound is its dead-card count at the root."""
+    rng = random.Random(5)
+    for _ in range(40):
+        position = g.deal(rng.randrange(2**32), players=2).start(1)
+        for _ in range(rng.randrange(60)):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position = position.apply(rng.choice(moves))
+        if position.is_over():
+            continue
+        found = engine.search(position, node_limit=1, beam_widths=[])
+        assert found.lower_bound == len(g.dead_cards(position)), g.format_position(position)
+
+
+def test_best_starter_over_every_starter():
+    deal = g.deal(4, players=3, top=10, hand_size=2)
+    values = {s: g.fewest_cards_left(deal.start(s))[0] for s in (1, 2, 3)}
+    result = engine.solve(deal, Budget(time_limit=SAFETY_SECONDS))
+    assert result.cards_left == min(values.values()) == values[result.starter]
+    assert result.optimal
+
+
+def test_a_hit_budget_is_unknown_and_keeps_a_replayable_line():
+    result = engine.solve(g.deal(24), Budget(time_limit=None, node_limit=100))
+    assert result.verdict == UNKNOWN and not result.optimal
+    if result.solution:
+        assert g.replay(result.start, result.solution).cards_left == result.cards_left
+
+
+def test_table_reuse_across_analyse_children_keeps_answers_exact():
+    """analyse searches the children of one position with one table; each child must still
+    equal its reference optimum."""
+    position = g.deal(3, top=11, hand_size=2).start(1)
+    analysis = engine.analyse(position, Budget(time_limit=SAFETY_SECONDS))
+    assert len(analysis.moves) == len(position.legal_moves())
+    for item in analysis.moves:
+        expected, _ = g.fewest_cards_left(position.apply(item.move))
+        assert (item.cards_left, item.lower_bound) == (expected, expected)
