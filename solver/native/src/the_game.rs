@@ -613,7 +613,16 @@ impl Turn {
 
 /// Every whole turn from `s` (plays in pile order; beyond the minimum only plays that move a
 /// pile by at most `extra_gap` or backwards tricks), as (position after the turn, its moves).
-fn turns(rules: &Rules, s: &State, extra_gap: i32, out: &mut Vec<(State, Turn)>, turn: &mut Turn, buffers: &mut Vec<Vec<(i32, Move)>>) {
+#[allow(clippy::too_many_arguments)]
+fn turns(
+    rules: &Rules,
+    s: &State,
+    max_gap: i32,
+    extra_gap: i32,
+    out: &mut Vec<(State, Turn)>,
+    turn: &mut Turn,
+    buffers: &mut Vec<Vec<(i32, Move)>>,
+) {
     let depth = turn.len as usize;
     if buffers.len() <= depth {
         buffers.push(Vec::with_capacity(48));
@@ -622,7 +631,8 @@ fn turns(rules: &Rules, s: &State, extra_gap: i32, out: &mut Vec<(State, Turn)>,
     s.moves(rules, &mut moves);
     let minimum = s.minimum(rules);
     for &(cost, mv) in &moves {
-        if mv != END_TURN && s.played >= minimum && cost > 2 * extra_gap {
+        let limit = if s.played >= minimum { extra_gap } else { max_gap };
+        if mv != END_TURN && cost > 2 * limit {
             continue;
         }
         let child = s.apply(rules, mv);
@@ -630,12 +640,16 @@ fn turns(rules: &Rules, s: &State, extra_gap: i32, out: &mut Vec<(State, Turn)>,
         if mv == END_TURN || child.cards_left(rules) == 0 {
             out.push((child, *turn));
         } else {
-            turns(rules, &child, extra_gap, out, turn, buffers);
+            turns(rules, &child, max_gap, extra_gap, out, turn, buffers);
         }
         turn.len -= 1;
     }
     buffers[depth] = moves;
 }
+
+/// The beam's turns play only cards that move a pile by at most this much, unless no turn
+/// can be made that way (then any card).
+const BEAM_MAX_GAP: i32 = 25;
 
 /// A beam candidate: (score, key, position after the turn, parent index, the turn's moves).
 type Candidate = (i32, Key, State, usize, Turn);
@@ -676,7 +690,10 @@ impl Solver<'_> {
                     return best;
                 }
                 found.clear();
-                turns(rules, s, 3, &mut found, &mut turn, &mut buffers);
+                turns(rules, s, BEAM_MAX_GAP, 3, &mut found, &mut turn, &mut buffers);
+                if found.is_empty() {
+                    turns(rules, s, i32::MAX / 2, 3, &mut found, &mut turn, &mut buffers);
+                }
                 self.nodes += found.len() as u64;
                 for &(child, moves) in &found {
                     if child.cards_left(rules) == 0 {
