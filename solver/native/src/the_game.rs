@@ -611,8 +611,9 @@ impl Turn {
     }
 }
 
-/// Every whole turn from `s` (plays in pile order; beyond the minimum only plays that move a
-/// pile by at most `extra_gap` or backwards tricks), as (position after the turn, its moves).
+/// Every whole turn from `s` (plays in pile order; up to the minimum plays that move a pile by
+/// at most `max_gap`, beyond it by at most `extra_gap`, backwards tricks always), as (position
+/// after the turn, its moves).
 #[allow(clippy::too_many_arguments)]
 fn turns(
     rules: &Rules,
