@@ -789,6 +789,19 @@ mod tests {
     }
 
     #[test]
+    fn keys_swap_pile_pairs_only_when_the_allowed_piles_are_symmetric() {
+        let rules = Rules::new(vec![2, 3], 1, 2, false, 99);
+        let a = State { hands: [bit(50) | bit(60), 0, 0, 0, 0], piles: [30, 40, 90, 80], drawn: 0, mover: 0, played: 1, from: 0 };
+        let b = State { piles: [40, 30, 80, 90], ..a };
+        // Every pile allowed, or only descending ones: mirrored positions are the same.
+        assert_eq!(a.key(&rules), b.key(&rules));
+        assert_eq!(State { from: 2, ..a }.key(&rules), State { from: 2, ..b }.key(&rules));
+        // Only up2 of the ascending pair, or only down2 of the descending pair: they differ.
+        assert_ne!(State { from: 1, ..a }.key(&rules), State { from: 1, ..b }.key(&rules));
+        assert_ne!(State { from: 3, ..a }.key(&rules), State { from: 3, ..b }.key(&rules));
+    }
+
+    #[test]
     fn table_keeps_exact_keys_apart() {
         let mut table = BoundTable::new(1024);
         let a = Key { rem: 1, owners: 0, misc: 7 };
