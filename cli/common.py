@@ -35,7 +35,12 @@ the-game has no columns: 'hand 1: 7 94 52 4 19 40 49 35' per player and
 played this turn); optional 'variant: expert', 'hand-size: 7', 'cards: 2-30'.
 Its solve --json gives cards_left, lower_bound, optimal, starter, by_starter and
 solution as turns {"player": 1, "plays": [{"card": 45, "pile": "up1"}],
-"drew": [17, 88]}; analyse --json gives per move cards_left, lower_bound, optimal."""
+"drew": [17, 88]}; analyse --json gives per move cards_left, lower_bound, optimal.
+sir-tommy: a deal is the stock, top card first, any whitespace. A position
+has one line per row (bottom first, '-' empty) and the lines
+  stock: 7S 2D …     (top first, '-' empty)   U: AS 2S, AH, -, -   (bottom first)
+  hand: 3S           (drawn, not yet played)  D: KC, -, -, -
+  to-move: U|D       (leave out hand: at the start of a turn; the mover draws)"""
 
 
 class InputError(click.ClickException):

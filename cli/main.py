@@ -53,6 +53,12 @@ def solve(game_name, source, seed, variant, as_json, time_limit, node_limit, max
     list of turns from the start (played by "starter" first), each
     {"player": "T"|"F", "cards": ["9H", "5C"], "columns": [4, 11]},
     columns numbered from 1; stats.seconds is search time in the process.
+    sir-tommy: each turn is {"player": "U"|"D", "drew": ["4H", ...],
+    "plays": [{"card", "from": "drawn"|"row N", "foundation": N}],
+    "placed": [{"card", "row"}]} (end-phase turns: no drew/placed; a pass:
+    no plays); "held" gives each player's cards at the end; with
+    --maximise, "maximise": {"player", "held", "proven_optimal",
+    "super_winner_possible"}.
     """
     entry = game_choice(game_name)
     position = load(entry, source, seed, variant)

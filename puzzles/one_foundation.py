@@ -70,9 +70,15 @@ class Position:
             if cards and (top is None or adjacent(top, cards[-1]))
         ]
 
+    def is_legal(self, move: Move) -> bool:
+        """`move` takes the top card of its column and that card fits on the foundation."""
+        cards = self.columns[move.column] if 0 <= move.column < len(self.columns) else ()
+        fits = not self.foundation or adjacent(self.foundation[-1], move.card)
+        return bool(cards) and cards[-1] == move.card and fits
+
     def apply(self, move: Move) -> Position:
         """The position after `move`; IllegalMoveError if it is not legal here."""
-        if move not in self.legal_moves():
+        if not self.is_legal(move):
             raise IllegalMoveError(f"{move} is not a legal move here")
         columns = list(self.columns)
         columns[move.column] = columns[move.column][:-1]

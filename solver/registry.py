@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from puzzles import RULES
 from puzzles.errors import UnknownGameError
 
-from . import one_foundation, stapelen, the_game, twaalven
+from . import one_foundation, sir_tommy, stapelen, the_game, twaalven
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class GameEntry:
         return self.rules.TITLE
 
 
-ENGINES = {twaalven.NAME: twaalven, stapelen.NAME: stapelen, **one_foundation.ENGINES, the_game.NAME: the_game}
+ENGINES = {twaalven.NAME: twaalven, stapelen.NAME: stapelen, **one_foundation.ENGINES, the_game.NAME: the_game, sir_tommy.NAME: sir_tommy}
 GAMES = {name: GameEntry(name, RULES[name], engine) for name, engine in ENGINES.items()}
 
 

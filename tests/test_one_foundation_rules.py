@@ -334,3 +334,18 @@ def test_check_position_rejects_wrong_shapes():
     deep = (deal.columns[0] + deal.columns[1][:1], deal.columns[1][1:], *deal.columns[2:])
     with pytest.raises(IllegalPositionError, match="column 1 holds 4 cards; at most 3"):
         BLACK_HOLE.check_position(Position(deep, deal.foundation))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.NAME)
+def test_is_legal_accepts_exactly_the_legal_moves(game):
+    """`apply` checks a move with `is_legal`; it must agree with `legal_moves` on every
+    (card, column) pair, along random games from seeded deals."""
+    rng = random.Random(game.NAME)
+    for seed in range(1, 11):
+        position = game.deal(seed)
+        while True:
+            every = [Move(card, column) for card in range(52) for column in range(-1, game.COLUMNS + 1)]
+            assert {m for m in every if position.is_legal(m)} == set(position.legal_moves())
+            if not position.legal_moves():
+                break
+            position = position.apply(rng.choice(position.legal_moves()))

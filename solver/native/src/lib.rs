@@ -3,6 +3,8 @@
 pub mod one_foundation;
 pub mod rng;
 pub mod search;
+pub mod sir_tommy;
+pub mod sir_tommy_py;
 pub mod stapelen;
 pub mod table;
 pub mod tableau;
@@ -29,7 +31,7 @@ fn signal_pending() -> bool {
     Python::attach(|py| py.check_signals().is_err())
 }
 
-fn budget(node_limit: u64, time_limit: Option<f64>) -> Budget {
+pub(crate) fn budget(node_limit: u64, time_limit: Option<f64>) -> Budget {
     Budget { node_limit, time_limit: time_limit.map(Duration::from_secs_f64), interrupted: Some(signal_pending) }
 }
 
@@ -189,5 +191,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(deal, m)?)?;
     m.add_class::<Kernel>()?;
     the_game_py::register(m)?;
+    sir_tommy_py::register(m)?;
     Ok(())
 }

@@ -4,6 +4,10 @@
 
 use crate::search::Game;
 use crate::tableau::{rank, Tableau};
+use std::cell::Cell;
+
+/// Entries in the cache of rank-walk answers (512 KiB).
+const WALK_CACHE_SLOTS: usize = 1 << 16;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
@@ -20,6 +24,13 @@ pub struct OneFoundation<const C: usize, const D: usize> {
     count: [u8; 14],
     /// Non-empty columns whose bottom card has each rank.
     bottoms: [u8; 14],
+    /// The counts read as a number in base 5, and the ranks with a bottom card as bits: with
+    /// `top` and `end_next_to` all that the rank-walk test reads, so its cache key.
+    counts_key: u64,
+    bottom_ranks: u16,
+    /// Rank-walk answers by key (`key << 1 | answer`, 0 empty): many positions share their
+    /// rank counts, and the test is most of the work at a node.
+    walk_cache: Box<[Cell<u64>]>,
     /// For a mirrored position: the rank the last card must be next to (0: any last card).
     end_next_to: u8,
     /// Added to every key: tells a mirror's positions from the position's in a shared table.
@@ -28,6 +39,17 @@ pub struct OneFoundation<const C: usize, const D: usize> {
 
 pub type AllInARow = OneFoundation<13, 4>;
 pub type BlackHole = OneFoundation<17, 3>;
+
+/// 5^(r-1) for each rank r: its place in `counts_key`.
+const FIVES: [u64; 14] = {
+    let mut fives = [0; 14];
+    let mut r = 1;
+    while r <= 13 {
+        fives[r] = if r == 1 { 1 } else { fives[r - 1] * 5 };
+        r += 1;
+    }
+    fives
+};
 
 /// Ranks one apart, K and A adjacent; anything goes on an empty foundation.
 #[inline]
@@ -49,7 +71,10 @@ impl<const C: usize, const D: usize> OneFoundation<C, D> {
         for bottom in columns.iter().filter_map(|column| column.first()) {
             bottoms[rank(*bottom) as usize] += 1;
         }
-        Ok(OneFoundation { tableau, top, count, bottoms, end_next_to: 0, key_tag: 0 })
+        let counts_key = (1..=13).rev().fold(0, |key, r| key * 5 + count[r] as u64);
+        let bottom_ranks = (1..=13).filter(|&r| bottoms[r] > 0).fold(0, |bits, r| bits | 1 << r);
+        let walk_cache = (0..WALK_CACHE_SLOTS).map(|_| Cell::new(0)).collect();
+        Ok(OneFoundation { tableau, top, count, bottoms, counts_key, bottom_ranks, walk_cache, end_next_to: 0, key_tag: 0 })
     }
 
     /// The position with every column turned upside down, played from an empty foundation to
@@ -168,23 +193,41 @@ impl<const C: usize, const D: usize> Game for OneFoundation<C, D> {
         self.tableau.pop(mv.column as usize);
         self.top = rank(card);
         self.count[self.top as usize] -= 1;
+        self.counts_key -= FIVES[self.top as usize];
         if self.tableau.height(mv.column as usize) == 0 {
             self.bottoms[self.top as usize] -= 1;
+            if self.bottoms[self.top as usize] == 0 {
+                self.bottom_ranks &= !(1 << self.top);
+            }
         }
     }
 
     fn undo(&mut self, mv: Move) {
         if self.tableau.height(mv.column as usize) == 0 {
             self.bottoms[self.top as usize] += 1;
+            self.bottom_ranks |= 1 << self.top;
         }
         self.count[self.top as usize] += 1;
+        self.counts_key += FIVES[self.top as usize];
         self.tableau.unpop(mv.column as usize);
         self.top = mv.previous_top;
     }
 
     /// Dead when the ranks alone rule out a win (see [`OneFoundation::rank_walk_exists`]).
     fn is_dead(&self) -> bool {
-        self.top != 0 && !self.rank_walk_exists()
+        if self.top == 0 {
+            return false;
+        }
+        let key = ((self.counts_key * 14 + self.top as u64) * 14 + self.end_next_to as u64) << 14
+            | self.bottom_ranks as u64;
+        let slot = &self.walk_cache[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as usize % WALK_CACHE_SLOTS];
+        let cached = slot.get();
+        if cached >> 1 == key {
+            return cached & 1 == 0;
+        }
+        let alive = self.rank_walk_exists();
+        slot.set(key << 1 | alive as u64);
+        !alive
     }
 }
 

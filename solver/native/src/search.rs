@@ -147,7 +147,7 @@ impl<'t, M: Copy> Dfs<'t, M> {
 
 /// The Luby sequence 1 1 2 1 1 2 4 1 1 2 …, the restart lengths that waste at most a
 /// logarithmic factor against the best fixed length (Luby, Sinclair and Zuckerman, 1993).
-fn luby(i: u64) -> u64 {
+pub fn luby(i: u64) -> u64 {
     let mut k = 1;
     while (1u64 << k) - 1 < i {
         k += 1;

@@ -1,0 +1,661 @@
+//! Sir Tommy voor twee with the stock open: player U builds four foundations up from Aces,
+//! player D four down from the deck's top rank; on a turn the mover draws three, plays drawn
+//! cards and row tops onto their own foundations, then places every drawn card left on the rows.
+//! When the stock is empty either player may play row tops (passing is free).
+//!
+//! The search is a memoised DFS of its own (the shared one keys positions in 56 bits, which the
+//! rows do not fit): plays are single moves, ending a turn places the whole hand at once.
+//!
+//! Exactness of the table: a key is the whole position up to symmetries, packed into 5 words and
+//! compared in full, so a hit is a proof:
+//! - suits never matter, so cards are keyed by rank;
+//! - the stock is the root's stock minus the cards drawn, so their number says what it holds;
+//! - whose turn: while the stock lasts, the drawer of the last draw is to move (the number drawn
+//!   says who); in the end phase either player may play, since passing is free and a turn is any
+//!   number of plays, so the end phase does not key the mover at all and its moves are the plays
+//!   of both players;
+//! - rows are interchangeable: the key lists them sorted; a player's foundations are a multiset:
+//!   the key lists their tops sorted.
+//! - for `--maximise` the key carries the target, and a key stored as lost says "no win holding
+//!   at least target cards".
+
+use crate::rng::SplitMix64;
+use crate::search::{luby, Budget, Outcome};
+use std::time::Instant;
+
+pub const FOUNDATIONS: usize = 4;
+pub const MAX_ROWS: usize = 8;
+pub const DRAW: usize = 3;
+const HAND: u8 = 255;
+const FAR: u8 = 99;
+
+#[inline]
+pub fn rank(card: u8) -> u8 {
+    card % 13 + 1
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// `player` plays `card` from the hand (`row` = 255) or the top of `row` onto their
+    /// foundation `foundation`, whose top rank was `previous` (0 = empty).
+    Play { player: u8, card: u8, row: u8, foundation: u8, previous: u8 },
+    /// The mover places the hand, (card, row) in this order, and the next player draws.
+    EndTurn { placements: [(u8, u8); DRAW], count: u8 },
+}
+
+#[derive(Clone)]
+pub struct SirTommy {
+    /// The root's stock, top first; `drawn` of them have been drawn since the root.
+    stock: Vec<u8>,
+    drawn: usize,
+    hand: Vec<u8>,
+    rows: Vec<Vec<u8>>,
+    /// Top rank of each foundation, 0 = empty; [U, D].
+    tops: [[u8; FOUNDATIONS]; 2],
+    to_move: usize,
+    top_rank: u8,
+    /// Cards of each rank in the whole deck (index 1..=top_rank).
+    per_rank: [u8; 14],
+}
+
+impl SirTommy {
+    pub fn new(
+        stock: &[u8],
+        hand: &[u8],
+        rows: &[Vec<u8>],
+        tops: [[u8; FOUNDATIONS]; 2],
+        to_move: u8,
+        top_rank: u8,
+    ) -> Result<Self, String> {
+        if !(1..=MAX_ROWS).contains(&rows.len()) {
+            return Err(format!("{} rows; 1 to {MAX_ROWS} are supported", rows.len()));
+        }
+        if !(1..=13).contains(&top_rank) || hand.len() > DRAW || to_move > 1 {
+            return Err("top rank 1..13, at most 3 cards in hand, mover 0 or 1".into());
+        }
+        let free: Vec<u8> = stock.iter().chain(hand).chain(rows.iter().flatten()).copied().collect();
+        if free.iter().any(|&c| c >= 52 || rank(c) > top_rank) || free.len() > 52 {
+            return Err("a card id is not below 52 or above the top rank".into());
+        }
+        if tops.iter().flatten().any(|&t| t > top_rank) {
+            return Err("a foundation top is above the top rank".into());
+        }
+        let mut game = SirTommy {
+            stock: stock.to_vec(),
+            drawn: 0,
+            hand: hand.to_vec(),
+            rows: rows.to_vec(),
+            tops,
+            to_move: to_move as usize,
+            top_rank,
+            per_rank: [0; 14],
+        };
+        for &c in &free {
+            game.per_rank[rank(c) as usize] += 1;
+        }
+        for r in 1..=top_rank {
+            game.per_rank[r as usize] += game.on_foundations(r);
+        }
+        if free.len() + (1..=top_rank).map(|r| game.on_foundations(r) as usize).sum::<usize>() > 52 {
+            return Err("more than 52 cards".into());
+        }
+        Ok(game)
+    }
+
+    fn stock_left(&self) -> usize {
+        self.stock.len() - self.drawn
+    }
+
+    pub fn end_phase(&self) -> bool {
+        self.stock_left() == 0 && self.hand.is_empty()
+    }
+
+    pub fn is_won(&self) -> bool {
+        self.end_phase() && self.rows.iter().all(|r| r.is_empty())
+    }
+
+    /// Cards of rank `r` on foundations: one on each U foundation at or past r, one on each
+    /// started D foundation at or past r.
+    fn on_foundations(&self, r: u8) -> u8 {
+        let u = self.tops[0].iter().filter(|&&t| t >= r).count();
+        let d = self.tops[1].iter().filter(|&&t| t != 0 && t <= r).count();
+        (u + d) as u8
+    }
+
+    /// Cards `player` holds: U's foundation with top t holds t cards, D's holds top_rank+1-t.
+    pub fn held(&self, player: usize) -> u32 {
+        self.tops[player]
+            .iter()
+            .map(|&t| if player == 0 || t == 0 { t as u32 } else { (self.top_rank + 1 - t) as u32 })
+            .sum()
+    }
+
+    /// Whether rank `r` goes on a foundation of `player` whose top is `top`.
+    #[inline]
+    fn fits(&self, player: usize, top: u8, r: u8) -> bool {
+        if player == 0 {
+            r == top + 1
+        } else if top == 0 {
+            r == self.top_rank
+        } else {
+            r + 1 == top
+        }
+    }
+
+    /// How many plays onto `player`'s foundations a card of rank `r` is away from fitting
+    /// (FAR if never): the placement order's measure of how soon a card will be wanted.
+    fn distance(&self, r: u8) -> u8 {
+        let mut best = FAR;
+        for &t in &self.tops[0] {
+            if t < r {
+                best = best.min(r - 1 - t);
+            }
+        }
+        for &t in &self.tops[1] {
+            let t = if t == 0 { self.top_rank + 1 } else { t };
+            if t > r {
+                best = best.min(t - 1 - r);
+            }
+        }
+        best
+    }
+
+    /// The most cards `player` can hold in any win from here: in a win each rank-r card is on
+    /// some foundation, one per foundation, so the number of `player`'s foundations reaching r
+    /// is at most the rank-r cards not already on the other player's foundations, at most 4,
+    /// and (foundations being built in order) never more than for any rank before it.
+    pub fn bound(&self, player: usize) -> u32 {
+        let mut total = 0u32;
+        let mut cap = FOUNDATIONS as u8;
+        let ranks: Vec<u8> = if player == 0 {
+            (1..=self.top_rank).collect()
+        } else {
+            (1..=self.top_rank).rev().collect()
+        };
+        for r in ranks {
+            let theirs = if player == 0 {
+                self.tops[1].iter().filter(|&&t| t != 0 && t <= r).count()
+            } else {
+                self.tops[0].iter().filter(|&&t| t >= r).count()
+            } as u8;
+            cap = cap.min(self.per_rank[r as usize].saturating_sub(theirs));
+            total += cap as u32;
+        }
+        total
+    }
+
+    /// The position's key: the header (cards left in the stock, hand ranks sorted, each player's
+    /// tops sorted, the target) in word 0, then the rows' ranks sorted, each row ended by 0.
+    pub fn key(&self, target: u8) -> [u64; 5] {
+        let mut header = self.stock_left() as u64;
+        let mut hand: Vec<u8> = self.hand.iter().map(|&c| rank(c)).collect();
+        hand.sort_unstable();
+        for i in 0..DRAW {
+            header = header << 4 | *hand.get(i).unwrap_or(&0) as u64;
+        }
+        for player in 0..2 {
+            let mut t = self.tops[player];
+            t.sort_unstable();
+            for x in t {
+                header = header << 4 | x as u64;
+            }
+        }
+        header = header << 6 | target as u64; // 6 + 12 + 32 + 6 = 56 bits
+        let mut order: Vec<usize> = (0..self.rows.len()).collect();
+        order.sort_unstable_by(|&a, &b| {
+            self.rows[a].iter().map(|&c| rank(c)).cmp(self.rows[b].iter().map(|&c| rank(c)))
+        });
+        let mut key = [header, 0, 0, 0, 0];
+        let mut nibble = 0;
+        for &r in &order {
+            for &c in self.rows[r].iter().chain(std::iter::once(&0xFF)) {
+                let value = if c == 0xFF { 0 } else { rank(c) as u64 };
+                key[1 + nibble / 16] |= value << (4 * (nibble % 16));
+                nibble += 1;
+            }
+        }
+        key
+    }
+
+    fn push_plays(&self, player: usize, card: u8, row: u8, out: &mut Vec<Move>) {
+        let r = rank(card);
+        let tops = self.tops[player];
+        for f in 0..FOUNDATIONS {
+            if self.fits(player, tops[f], r) && !tops[..f].contains(&tops[f]) {
+                out.push(Move::Play { player: player as u8, card, row, foundation: f as u8, previous: tops[f] });
+            }
+        }
+    }
+
+    /// Moves worth trying, best first: plays from the rows, plays from the hand (one card of
+    /// each rank), then the placements of the hand.
+    /// With `jitter` (restart runs) the plays come in random order and the placements' order
+    /// is perturbed a little, keeping the heuristic's drift.
+    pub fn moves(&self, out: &mut Vec<Move>, jitter: Option<&mut SplitMix64>) {
+        let players: &[usize] = if self.end_phase() { &[0, 1] } else { &[self.to_move] };
+        for &player in players {
+            for (i, row) in self.rows.iter().enumerate() {
+                if let Some(&card) = row.last() {
+                    self.push_plays(player, card, i as u8, out);
+                }
+            }
+            for (i, &card) in self.hand.iter().enumerate() {
+                if !self.hand[..i].iter().any(|&c| rank(c) == rank(card)) {
+                    self.push_plays(player, card, HAND, out);
+                }
+            }
+        }
+        let mut jitter = jitter;
+        if let Some(rng) = jitter.as_deref_mut() {
+            for i in (1..out.len()).rev() {
+                out.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+            }
+        }
+        if !self.end_phase() {
+            self.push_placements(out, jitter);
+        }
+    }
+
+    /// Every distinct placement of the hand up to symmetry (rows of equal ranks are one row;
+    /// cards of equal rank are one card), the ones burying soon-wanted cards least first.
+    fn push_placements(&self, out: &mut Vec<Move>, mut jitter: Option<&mut SplitMix64>) {
+        let k = self.hand.len();
+        let n = self.rows.len();
+        let class: Vec<usize> = (0..n)
+            .map(|i| {
+                (0..i)
+                    .find(|&j| self.rows[j].iter().map(|&c| rank(c)).eq(self.rows[i].iter().map(|&c| rank(c))))
+                    .unwrap_or(i)
+            })
+            .collect();
+        let mut seen: Vec<u64> = Vec::new();
+        let mut scored: Vec<(u32, Move)> = Vec::new();
+        let mut perm: Vec<usize> = (0..k).collect();
+        let mut row_of = [0usize; DRAW];
+        loop {
+            // every nondecreasing row sequence for this order of the cards
+            row_of[..k].fill(0);
+            loop {
+                let mut placements = [(0u8, 0u8); DRAW];
+                for i in 0..k {
+                    placements[i] = (self.hand[perm[i]], row_of[i] as u8);
+                }
+                let mut entries: Vec<u64> = Vec::with_capacity(DRAW);
+                for row in 0..n {
+                    let seq = placements[..k]
+                        .iter()
+                        .filter(|p| p.1 as usize == row)
+                        .fold(0u64, |s, p| s << 4 | rank(p.0) as u64);
+                    if seq != 0 {
+                        entries.push((class[row] as u64) << 12 | seq);
+                    }
+                }
+                entries.sort_unstable();
+                let signature = entries.iter().fold(0u64, |s, &e| s << 16 | e);
+                if !seen.contains(&signature) {
+                    seen.push(signature);
+                    let noise = jitter.as_deref_mut().map_or(0, |rng| (rng.next_u64() % 12) as u32);
+                    scored.push((self.burial(&placements[..k]) * 4 + noise, Move::EndTurn { placements, count: k as u8 }));
+                }
+                // next nondecreasing sequence
+                let mut i = k;
+                while i > 0 && row_of[i - 1] == n - 1 {
+                    i -= 1;
+                }
+                if i == 0 {
+                    break;
+                }
+                row_of[i - 1] += 1;
+                for j in i..k {
+                    row_of[j] = row_of[i - 1];
+                }
+            }
+            if !next_permutation(&mut perm) {
+                break;
+            }
+        }
+        scored.sort_by_key(|&(score, _)| score);
+        out.extend(scored.into_iter().map(|(_, mv)| mv));
+    }
+
+    /// How much a placement buries cards wanted sooner than the card laid on them.
+    fn burial(&self, placements: &[(u8, u8)]) -> u32 {
+        let mut tops: Vec<Option<u8>> = self.rows.iter().map(|r| r.last().copied()).collect();
+        let mut score = 0u32;
+        for &(card, row) in placements {
+            let d = self.distance(rank(card));
+            score += match tops[row as usize] {
+                None => 0,
+                Some(below) => (d.saturating_sub(self.distance(rank(below))) as u32) * 4 + 1,
+            };
+            tops[row as usize] = Some(card);
+        }
+        score
+    }
+
+    pub fn apply(&mut self, mv: Move) {
+        match mv {
+            Move::Play { player, card, row, foundation, .. } => {
+                if row == HAND {
+                    let i = self.hand.iter().position(|&c| c == card).expect("card in hand");
+                    self.hand.swap_remove(i);
+                } else {
+                    self.rows[row as usize].pop();
+                }
+                self.tops[player as usize][foundation as usize] = rank(card);
+            }
+            Move::EndTurn { placements, count } => {
+                for &(card, row) in &placements[..count as usize] {
+                    self.rows[row as usize].push(card);
+                }
+                let take = DRAW.min(self.stock_left());
+                self.hand.clear();
+                self.hand.extend_from_slice(&self.stock[self.drawn..self.drawn + take]);
+                self.drawn += take;
+                self.to_move ^= 1;
+            }
+        }
+    }
+
+    pub fn undo(&mut self, mv: Move) {
+        match mv {
+            Move::Play { player, card, row, foundation, previous } => {
+                self.tops[player as usize][foundation as usize] = previous;
+                if row == HAND {
+                    self.hand.push(card);
+                } else {
+                    self.rows[row as usize].push(card);
+                }
+            }
+            Move::EndTurn { placements, count } => {
+                self.to_move ^= 1;
+                self.drawn -= self.hand.len();
+                self.hand.clear();
+                for &(card, row) in placements[..count as usize].iter().rev() {
+                    self.rows[row as usize].pop();
+                    self.hand.push(card);
+                }
+            }
+        }
+    }
+}
+
+/// The next permutation in lexicographic order; false after the last.
+fn next_permutation(items: &mut [usize]) -> bool {
+    let n = items.len();
+    if n < 2 {
+        return false;
+    }
+    let mut i = n - 1;
+    while i > 0 && items[i - 1] >= items[i] {
+        i -= 1;
+    }
+    if i == 0 {
+        return false;
+    }
+    let mut j = n - 1;
+    while items[j] <= items[i - 1] {
+        j -= 1;
+    }
+    items.swap(i - 1, j);
+    items[i..].reverse();
+    true
+}
+
+/// Proven-lost positions keyed exactly (5 words, compared in full), 4-way buckets, a fixed
+/// size cap, cleared in O(1) by a generation in the top byte of word 0 (keys use 56 bits).
+pub struct KeyTable {
+    slots: Vec<[u64; 5]>,
+    mask: usize,
+    generation: u64,
+}
+
+const WAYS: usize = 4;
+const GENERATION_SHIFT: u32 = 56;
+
+impl KeyTable {
+    /// At least `entries` slots (a power of two, minimum 1024); 40 bytes a slot.
+    pub fn new(entries: usize) -> Self {
+        let size = entries.max(1024).next_power_of_two();
+        KeyTable { slots: vec![[0; 5]; size], mask: size - 1, generation: 1 }
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 40
+    }
+
+    fn bucket(&self, key: &[u64; 5]) -> usize {
+        let h = key.iter().fold(0u64, |h, &w| (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29));
+        (h as usize) & self.mask & !(WAYS - 1)
+    }
+
+    fn tagged(&self, key: &[u64; 5]) -> [u64; 5] {
+        debug_assert!(key[0] >> GENERATION_SHIFT == 0);
+        let mut k = *key;
+        k[0] |= self.generation << GENERATION_SHIFT;
+        k
+    }
+
+    pub fn contains(&self, key: &[u64; 5]) -> bool {
+        let start = self.bucket(key);
+        let tagged = self.tagged(key);
+        self.slots[start..start + WAYS].contains(&tagged)
+    }
+
+    pub fn insert(&mut self, key: &[u64; 5]) {
+        let start = self.bucket(key);
+        let tagged = self.tagged(key);
+        let generation = self.generation;
+        let bucket = &mut self.slots[start..start + WAYS];
+        let slot = bucket
+            .iter()
+            .position(|s| s[0] >> GENERATION_SHIFT != generation)
+            .unwrap_or((tagged[1] ^ tagged[0]) as usize % WAYS);
+        bucket[slot] = tagged;
+    }
+
+    pub fn clear(&mut self) {
+        self.generation += 1;
+        if self.generation > 0xFF {
+            self.slots.fill([0; 5]);
+            self.generation = 1;
+        }
+    }
+}
+
+pub struct SearchResult {
+    pub outcome: Outcome,
+    pub line: Vec<Move>,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub interrupted: bool,
+    /// Cards the maximised player holds at the end of `line` (0 when not maximising).
+    pub held: u32,
+}
+
+const CLOCK_EVERY: u64 = 4096;
+const RESTART_UNIT: u64 = 3000;
+
+struct Dfs<'t> {
+    table: &'t mut KeyTable,
+    budget: Budget,
+    deadline: Option<Instant>,
+    nodes: u64,
+    run_limit: u64,
+    out_of_budget: bool,
+    interrupted: bool,
+    stopped: bool,
+    shuffle: Option<SplitMix64>,
+    /// (player, target): wins must leave `player` holding at least `target` cards.
+    goal: Option<(usize, u8)>,
+    buffers: Vec<Vec<Move>>,
+    line: Vec<Move>,
+}
+
+impl Dfs<'_> {
+    fn must_stop(&mut self) -> bool {
+        if self.budget.node_limit != 0 && self.nodes >= self.budget.node_limit {
+            self.out_of_budget = true;
+        } else if self.nodes % CLOCK_EVERY == 0 {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.out_of_budget = true;
+            }
+            if self.budget.interrupted.is_some_and(|f| f()) {
+                self.interrupted = true;
+                self.out_of_budget = true;
+            }
+        }
+        self.stopped = self.out_of_budget || self.nodes >= self.run_limit;
+        self.stopped
+    }
+
+    fn search(&mut self, game: &mut SirTommy, depth: usize) -> bool {
+        if game.is_won() {
+            return self.goal.is_none_or(|(player, target)| game.held(player) >= target as u32);
+        }
+        self.nodes += 1;
+        if self.must_stop() {
+            return false;
+        }
+        if let Some((player, target)) = self.goal {
+            if game.bound(player) < target as u32 {
+                return false;
+            }
+        }
+        let key = game.key(self.goal.map_or(0, |g| g.1));
+        if self.table.contains(&key) {
+            return false;
+        }
+        if self.buffers.len() <= depth {
+            self.buffers.push(Vec::with_capacity(64));
+        }
+        let mut moves = std::mem::take(&mut self.buffers[depth]);
+        moves.clear();
+        game.moves(&mut moves, self.shuffle.as_mut());
+        let mut won = false;
+        for &mv in &moves {
+            game.apply(mv);
+            self.line.push(mv);
+            won = self.search(game, depth + 1);
+            game.undo(mv);
+            if won {
+                break;
+            }
+            self.line.pop();
+            if self.stopped {
+                break;
+            }
+        }
+        self.buffers[depth] = moves;
+        if !won && !self.stopped {
+            self.table.insert(&key);
+        }
+        won
+    }
+}
+
+/// Searches for a win (with `goal`: one leaving that player at least that many cards) within
+/// `budget`: restart runs of Luby lengths, the first in the heuristic's order, the others
+/// perturbed. Lost positions proven by any run stay in the table, and the runs grow without
+/// bound, so a run eventually completes: the answer is as exact as one unlimited run's (while
+/// the table holds; a lossy table costs time, never correctness).
+pub fn solve(game: &mut SirTommy, table: &mut KeyTable, budget: Budget, goal: Option<(usize, u8)>) -> SearchResult {
+    let start = Instant::now();
+    let mut dfs = Dfs {
+        table,
+        budget,
+        deadline: budget.time_limit.map(|t| start + t),
+        nodes: 0,
+        run_limit: u64::MAX,
+        out_of_budget: false,
+        interrupted: false,
+        stopped: false,
+        shuffle: None,
+        goal,
+        buffers: Vec::new(),
+        line: Vec::new(),
+    };
+    let mut run = 0;
+    let outcome = loop {
+        dfs.run_limit = dfs.nodes.saturating_add(RESTART_UNIT.saturating_mul(luby(run + 1)));
+        dfs.shuffle = (run > 0).then(|| SplitMix64::new(run));
+        dfs.stopped = false;
+        dfs.line.clear();
+        if dfs.search(game, 0) {
+            break Outcome::Won;
+        }
+        if !dfs.stopped {
+            break Outcome::Lost;
+        }
+        if dfs.out_of_budget {
+            break Outcome::Unknown;
+        }
+        run += 1;
+    };
+    let line = if outcome == Outcome::Won { dfs.line } else { Vec::new() };
+    let held = match goal {
+        Some((player, _)) if outcome == Outcome::Won => {
+            let mut end = game.clone();
+            for &mv in &line {
+                end.apply(mv);
+            }
+            end.held(player)
+        }
+        _ => 0,
+    };
+    SearchResult {
+        outcome,
+        line,
+        nodes: dfs.nodes,
+        seconds: start.elapsed().as_secs_f64(),
+        interrupted: dfs.interrupted,
+        held,
+    }
+}
+
+/// The seeded deal: the shuffled deck is the stock, index 0 on top.
+pub fn deal(seed: u64) -> Vec<u8> {
+    let mut deck: Vec<u8> = (0..52).collect();
+    crate::rng::shuffle(&mut deck, seed);
+    deck
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opening(seed: u64, rows: usize) -> SirTommy {
+        let deck = deal(seed);
+        SirTommy::new(&deck[3..], &deck[..3], &vec![Vec::new(); rows], [[0; 4]; 2], 0, 13).unwrap()
+    }
+
+    #[test]
+    fn apply_then_undo_restores_every_key() {
+        let mut game = opening(7, 4);
+        let mut moves = Vec::new();
+        for step in 0..200 {
+            moves.clear();
+            game.moves(&mut moves, None);
+            if moves.is_empty() {
+                break;
+            }
+            let before = game.key(0);
+            let mv = moves[step % moves.len()];
+            game.apply(mv);
+            game.undo(mv);
+            assert_eq!(before, game.key(0));
+            game.apply(mv);
+        }
+    }
+
+    #[test]
+    fn placements_of_three_cards_on_four_empty_rows_are_few() {
+        // U's first turn: three cards, rows all empty and alike; cards of distinct ranks
+        let game = opening(7, 4);
+        let mut moves = Vec::new();
+        game.push_placements(&mut moves, None);
+        // partitions of 3 distinct cards into ordered lists on unlabelled rows: 3 singles (1),
+        // a pair plus a single (3 * 2), one list of three (6)
+        assert_eq!(moves.len(), 13);
+    }
+}
