@@ -74,7 +74,7 @@ class Solution:
     moves: list
     nodes: int = 0
     seconds: float = 0.0
-    beam: int = 0
+    beam: int = 0  # the fewest cards left the beam search found before the exact search
 
     @property
     def optimal(self) -> bool:
@@ -119,7 +119,8 @@ class TheGameResult:
             "optimal": self.optimal,
             "starter": self.starter,
             "by_starter": [
-                {"player": s.start.to_move, "cards_left": s.cards_left, "lower_bound": s.lower_bound}
+                {"player": s.start.to_move, "cards_left": s.cards_left, "lower_bound": s.lower_bound,
+                 "beam_cards_left": s.beam}
                 for s in self.per_starter
             ],
             "solution": [turn.to_json() for turn in self.turns],
@@ -189,8 +190,6 @@ def solve(position: Position, budget: Budget | None = None) -> TheGameResult:
             break
     best = min(tried, key=lambda s: (s.cards_left, s.start.to_move))
     bound = 0 if best.cards_left == 0 else min(s.lower_bound for s in tried)
-    if len(tried) < len(candidates) and best.cards_left > 0:
-        bound = 0  # untried starters prove nothing
     stats = Stats(sum(s.nodes for s in tried), sum(s.seconds for s in tried), "beam+bnb")
     return TheGameResult(
         game=NAME, verdict=verdict_of(best.cards_left, bound), cards_left=best.cards_left, lower_bound=bound,

@@ -611,9 +611,19 @@ impl Turn {
     }
 }
 
-/// Every whole turn from `s` (plays in pile order; beyond the minimum only plays that move a
-/// pile by at most `extra_gap` or backwards tricks), as (position after the turn, its moves).
-fn turns(rules: &Rules, s: &State, extra_gap: i32, out: &mut Vec<(State, Turn)>, turn: &mut Turn, buffers: &mut Vec<Vec<(i32, Move)>>) {
+/// Every whole turn from `s` (plays in pile order; up to the minimum plays that move a pile by
+/// at most `max_gap`, beyond it by at most `extra_gap`, backwards tricks always), as (position
+/// after the turn, its moves).
+#[allow(clippy::too_many_arguments)]
+fn turns(
+    rules: &Rules,
+    s: &State,
+    max_gap: i32,
+    extra_gap: i32,
+    out: &mut Vec<(State, Turn)>,
+    turn: &mut Turn,
+    buffers: &mut Vec<Vec<(i32, Move)>>,
+) {
     let depth = turn.len as usize;
     if buffers.len() <= depth {
         buffers.push(Vec::with_capacity(48));
@@ -622,7 +632,8 @@ fn turns(rules: &Rules, s: &State, extra_gap: i32, out: &mut Vec<(State, Turn)>,
     s.moves(rules, &mut moves);
     let minimum = s.minimum(rules);
     for &(cost, mv) in &moves {
-        if mv != END_TURN && s.played >= minimum && cost > 2 * extra_gap {
+        let limit = if s.played >= minimum { extra_gap } else { max_gap };
+        if mv != END_TURN && cost > 2 * limit {
             continue;
         }
         let child = s.apply(rules, mv);
@@ -630,12 +641,16 @@ fn turns(rules: &Rules, s: &State, extra_gap: i32, out: &mut Vec<(State, Turn)>,
         if mv == END_TURN || child.cards_left(rules) == 0 {
             out.push((child, *turn));
         } else {
-            turns(rules, &child, extra_gap, out, turn, buffers);
+            turns(rules, &child, max_gap, extra_gap, out, turn, buffers);
         }
         turn.len -= 1;
     }
     buffers[depth] = moves;
 }
+
+/// The beam's turns play only cards that move a pile by at most this much, unless no turn
+/// can be made that way (then any card).
+const BEAM_MAX_GAP: i32 = 25;
 
 /// A beam candidate: (score, key, position after the turn, parent index, the turn's moves).
 type Candidate = (i32, Key, State, usize, Turn);
@@ -676,7 +691,10 @@ impl Solver<'_> {
                     return best;
                 }
                 found.clear();
-                turns(rules, s, 3, &mut found, &mut turn, &mut buffers);
+                turns(rules, s, BEAM_MAX_GAP, 3, &mut found, &mut turn, &mut buffers);
+                if found.is_empty() {
+                    turns(rules, s, i32::MAX / 2, 3, &mut found, &mut turn, &mut buffers);
+                }
                 self.nodes += found.len() as u64;
                 for &(child, moves) in &found {
                     if child.cards_left(rules) == 0 {
@@ -768,6 +786,19 @@ mod tests {
         let piles = [30, 30, 40, 40];
         assert!(can_play(hand, &piles, 2, 0));
         assert!(!can_play(hand, &piles, 2, 2));
+    }
+
+    #[test]
+    fn keys_swap_pile_pairs_only_when_the_allowed_piles_are_symmetric() {
+        let rules = Rules::new(vec![2, 3], 1, 2, false, 99);
+        let a = State { hands: [bit(50) | bit(60), 0, 0, 0, 0], piles: [30, 40, 90, 80], drawn: 0, mover: 0, played: 1, from: 0 };
+        let b = State { piles: [40, 30, 80, 90], ..a };
+        // Every pile allowed, or only descending ones: mirrored positions are the same.
+        assert_eq!(a.key(&rules), b.key(&rules));
+        assert_eq!(State { from: 2, ..a }.key(&rules), State { from: 2, ..b }.key(&rules));
+        // Only up2 of the ascending pair, or only down2 of the descending pair: they differ.
+        assert_ne!(State { from: 1, ..a }.key(&rules), State { from: 1, ..b }.key(&rules));
+        assert_ne!(State { from: 3, ..a }.key(&rules), State { from: 3, ..b }.key(&rules));
     }
 
     #[test]

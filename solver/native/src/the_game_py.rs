@@ -35,7 +35,7 @@ impl TheGameKernel {
     /// pile (next card first), pile tops (up1 up2 down1 down2), the player to move (0-based),
     /// cards they played this turn, the variant, the budget and the beam widths to try first.
     #[pyo3(signature = (hands, draw, piles, to_move, played = 0, expert = false, hand_size = 8, top = 99,
-                        node_limit = 0, time_limit = None, beam_widths = vec![8, 64, 512, 4096]))]
+                        node_limit = 0, time_limit = None, beam_widths = vec![8, 64, 512, 4096, 16384]))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &mut self,
