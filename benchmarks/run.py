@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 import resource
-import statistics
 import time
 from collections import Counter
 
+from bench_table import print_rows, seconds_rows
 from solver.registry import game
-from solver.report import percentile
 from solver.result import UNKNOWN, WINNABLE, Budget
 from solver.survey import seed_range
 
@@ -58,18 +57,12 @@ def main() -> None:
         ("verdicts", ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items()))),
         ("winning starters", ", ".join(f"{s} {n}" for s, n in sorted(starters.items())) or "-"),
         ("decided by", ", ".join(f"{m} {n}" for m, n in sorted(methods.items()))),
-        ("median s/deal", f"{statistics.median(seconds):.6f}"),
-        ("p90 s/deal", f"{percentile(seconds, 0.90):.6f}"),
-        ("p99 s/deal", f"{percentile(seconds, 0.99):.6f}"),
-        ("max s/deal", f"{seconds[-1]:.6f} (seed {slowest[1]})"),
-        ("total s", f"{sum(seconds):.3f}"),
+        *seconds_rows(seconds, slowest[1]),
         ("nodes", f"{int(nodes)}"),
         ("kernel nodes/s", f"{nodes / kernel_seconds:,.0f}" if kernel_seconds else "-"),
         ("peak memory", f"{peak_mib:.0f} MiB"),
     ]
-    width = max(len(name) for name, _ in rows)
-    for name, value in rows:
-        print(f"{name:<{width}}  {value}")
+    print_rows(rows)
 
 
 if __name__ == "__main__":

@@ -15,9 +15,9 @@ import statistics
 import time
 from collections import Counter
 
+from bench_table import print_rows, seconds_rows
 from puzzles import sir_tommy as rules
 from solver import sir_tommy as engine
-from solver.report import percentile
 from solver.result import UNKNOWN, WINNABLE, Budget
 from solver.survey import seed_range
 
@@ -61,11 +61,7 @@ def main() -> None:
         ("winnable", f"{100 * verdicts[WINNABLE] / count:.1f}%"),
         ("verdicts", ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items()))),
         ("undecided seeds", " ".join(map(str, unknown[:20])) + (" …" if len(unknown) > 20 else "") or "-"),
-        ("median s/deal", f"{statistics.median(seconds):.6f}"),
-        ("p90 s/deal", f"{percentile(seconds, 0.90):.6f}"),
-        ("p99 s/deal", f"{percentile(seconds, 0.99):.6f}"),
-        ("max s/deal", f"{seconds[-1]:.6f} (seed {slowest[1]})"),
-        ("total s", f"{sum(seconds):.3f}"),
+        *seconds_rows(seconds, slowest[1]),
         ("nodes", f"{int(nodes)}"),
         ("kernel nodes/s", f"{nodes / kernel_seconds:,.0f}" if kernel_seconds else "-"),
         ("peak memory", f"{peak_mib:.0f} MiB"),
@@ -76,9 +72,7 @@ def main() -> None:
             (f"most cards {args.maximise}", f"median {statistics.median(held):g}, max {max(held)}"),
             ("super-winner possible", f"yes {supers[True]}, no {supers[False]}, not known {supers[None]}"),
         ]
-    width = max(len(name) for name, _ in rows)
-    for name, value in rows:
-        print(f"{name:<{width}}  {value}", flush=True)
+    print_rows(rows)
 
 
 if __name__ == "__main__":

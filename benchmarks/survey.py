@@ -18,6 +18,7 @@ import tempfile
 import time
 from contextlib import closing, redirect_stdout
 
+from bench_table import print_rows
 from cli.batch import generate, survey
 
 
@@ -57,9 +58,7 @@ def main() -> None:
         (f"generate --count {args.count}", f"{any_wall:.2f} s"),
         (f"generate --count {args.count} --difficulty hard", f"{hard_wall:.2f} s"),
     ]
-    width = max(len(name) for name, _ in rows)
-    for name, value in rows:
-        print(f"{name:<{width}}  {value}")
+    print_rows(rows)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import resource
 import statistics
 import time
 
+from bench_table import print_rows
 from puzzles import the_game as rules
 from puzzles.the_game import EndTurn, Play
 from solver import the_game as engine
@@ -112,9 +113,7 @@ def main() -> None:
         ("peak memory", f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB"),
         ("solver worse than heuristic", ", ".join(f"seed {s}: {a} > {b}" for s, a, b in violations) or "never"),
     ]
-    width = max(len(name) for name, _ in rows)
-    for name, value in rows:
-        print(f"{name:<{width}}  {value}")
+    print_rows(rows)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,24 @@
+"""What every benchmark script prints: seconds-per-deal rows and an aligned two-column table."""
+
+from __future__ import annotations
+
+import statistics
+
+from solver.report import percentile
+
+
+def seconds_rows(seconds: list[float], slowest_seed: int | None) -> list[tuple[str, str]]:
+    """Median, p90, p99, max (with its seed) and total of per-deal seconds, sorted ascending."""
+    return [
+        ("median s/deal", f"{statistics.median(seconds):.6f}"),
+        ("p90 s/deal", f"{percentile(seconds, 0.90):.6f}"),
+        ("p99 s/deal", f"{percentile(seconds, 0.99):.6f}"),
+        ("max s/deal", f"{seconds[-1]:.6f} (seed {slowest_seed})"),
+        ("total s", f"{sum(seconds):.3f}"),
+    ]
+
+
+def print_rows(rows: list[tuple[str, str]]) -> None:
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}", flush=True)
