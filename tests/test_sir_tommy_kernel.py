@@ -57,6 +57,9 @@ def check_against_reference(position: Position) -> str:
 
 
 SMALL = st_.tuples(st_.integers(2, 4), st_.integers(1, 3), st_.integers(1, 3), st_.integers(0, 2**32))
+#: Decks of at most 6 cards: the reference's best win is exhaustive over every line, and one
+#: 9-card deal (A-3 in three suits, 3 rows) took it 226 s and 6 GiB; 6 cards take under a second.
+TINY = st_.tuples(st_.integers(2, 3), st_.integers(1, 2), st_.integers(1, 3), st_.integers(0, 2**32))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -87,7 +90,7 @@ def held_score(player: str):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(SMALL, st_.integers(0, 8), st_.sampled_from(["U", "D"]))
+@given(TINY, st_.integers(0, 8), st_.sampled_from(["U", "D"]))
 def test_maximise_matches_the_reference_best_win(shape, moves, player):
     top_rank, suits, rows, seed = shape
     rng = random.Random(seed)
