@@ -82,10 +82,18 @@ where
     G::Move: Notation + Send,
 {
     let result = py.detach(|| search::solve(game, table, budget));
+    answer(result, false)
+}
+
+/// The search's result as Python receives it, its line read backwards when `backwards`.
+fn answer<M: Notation>(result: search::SearchResult<M>, backwards: bool) -> PyResult<Answer> {
     if result.interrupted {
         return Err(PyKeyboardInterrupt::new_err("search interrupted"));
     }
-    let line = result.line.iter().map(Notation::pair).collect();
+    let mut line: Vec<(u8, u8)> = result.line.iter().map(Notation::pair).collect();
+    if backwards {
+        line.reverse();
+    }
     Ok((result.outcome.name(), line, result.nodes, result.seconds))
 }
 
@@ -97,14 +105,7 @@ where
     G::Move: Notation + Send,
 {
     let (result, index) = py.detach(|| search::solve_either(games, table, budget));
-    if result.interrupted {
-        return Err(PyKeyboardInterrupt::new_err("search interrupted"));
-    }
-    let mut line: Vec<(u8, u8)> = result.line.iter().map(Notation::pair).collect();
-    if index == 1 {
-        line.reverse();
-    }
-    Ok((result.outcome.name(), line, result.nodes, result.seconds))
+    answer(result, index == 1)
 }
 
 /// The memoised DFS for one game, keeping its table of lost positions between calls on
