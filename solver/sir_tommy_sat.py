@@ -206,14 +206,15 @@ class SatAnswer:
 
 
 def solve(position: Position, maximise: str | None = None, at_least: int | None = None,
-          time_limit: float | None = None, hint: list | None = None) -> SatAnswer:
+          time_limit: float | None = None, hint: list | None = None, seed: int = 0) -> SatAnswer:
     """Solves the model: a winning line (replayed by the rules), and with `maximise` the most
-    cards that player can hold, at least `at_least` (infeasible = no win reaches it)."""
+    cards that player can hold, at least `at_least` (infeasible = no win reaches it). `hint`
+    is a winning line to start from; `seed` CP-SAT's random seed."""
     start = time.perf_counter()
     built = _build(position, maximise, at_least)
     if hint:
         _add_hint(built, position, hint)
-    solver = new_solver(time_limit, WORKERS)
+    solver = new_solver(time_limit, WORKERS, random_seed=seed)
     status = checked_solve(solver, built.model)
     seconds = time.perf_counter() - start
     stats = solver.response_stats()
@@ -269,18 +270,22 @@ def _play(position: Position, player: str, card: int) -> Play:
 
 
 def _add_hint(built: _Model, position: Position, moves: list) -> None:
-    """Hints the model with a known winning line (as reference moves)."""
-    now, turn, order = position, 0, 0
+    """Hints the model with a known winning line (as reference moves). Rows empty now are
+    renamed in order of first use, as the symmetry breaking wants them."""
+    empty = [r for r, row in enumerate(position.rows) if not row]
+    renamed: dict[int, int] = {}
+    turn, order = 0, 0
     for move in moves:
         if isinstance(move, Play):
             built.model.add_hint(built.play_time[move.card], turn * SLOT + order)
             built.model.add_hint(built.by_u[move.card], move.player == "U")
             order += 1
-        elif built.movers and turn < built.end:
+        elif turn < built.end:
             for card, row in move.placements:
-                built.model.add_hint(built.on_row[card][row], True)
+                if row in empty and row not in renamed:
+                    renamed[row] = empty[len(renamed)]
+                built.model.add_hint(built.on_row[card][renamed.get(row, row)], True)
             turn, order = turn + 1, 0
-        now = now.apply(move)
 
 
 def unsat_core(position: Position, time_limit: float | None = None) -> tuple[list[int], bool] | None:
