@@ -5,17 +5,27 @@
 //! runs out gives `Unknown`.
 
 use crate::rng::SplitMix64;
-use crate::table::LostTable;
+use crate::table::{LostTable, TableKey};
 use std::time::{Duration, Instant};
 
 /// A single-agent game position that the search can walk forwards and back.
 pub trait Game {
     type Move: Copy;
-    /// A compact key that identifies the position (including who is to move); below u64::MAX.
-    fn key(&self) -> u64;
+    /// Identifies a position exactly (including who is to move): a compact u64 below 2^56 - 1
+    /// where the game fits one, else a wider key (see `TableKey`).
+    type Key: TableKey;
+    fn key(&self) -> Self::Key;
     fn is_won(&self) -> bool;
     /// Legal moves worth trying, best first. Moves the game can prove hopeless may be left out.
     fn moves(&self, out: &mut Vec<Self::Move>);
+    /// The moves in a perturbed order, for the restart runs; by default `moves` shuffled.
+    /// A game whose order is worth keeping roughly can perturb it less.
+    fn perturbed_moves(&self, out: &mut Vec<Self::Move>, rng: &mut SplitMix64) {
+        self.moves(out);
+        for i in (1..out.len()).rev() {
+            out.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+        }
+    }
     fn apply(&mut self, mv: Self::Move);
     fn undo(&mut self, mv: Self::Move);
     /// A cheap proof that the position cannot be won (a dead end), if the game has one.
@@ -63,8 +73,8 @@ pub struct SearchResult<M> {
 
 const CLOCK_EVERY: u64 = 4096;
 
-struct Dfs<'t, M> {
-    table: &'t mut LostTable,
+struct Dfs<'t, M, K> {
+    table: &'t mut LostTable<K>,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -81,7 +91,7 @@ struct Dfs<'t, M> {
     line: Vec<M>,
 }
 
-impl<'t, M: Copy> Dfs<'t, M> {
+impl<'t, M: Copy, K: TableKey> Dfs<'t, M, K> {
     fn must_stop(&mut self) -> bool {
         if self.node_limit != 0 && self.nodes >= self.node_limit {
             self.out_of_budget = true;
@@ -100,7 +110,7 @@ impl<'t, M: Copy> Dfs<'t, M> {
 
     /// True when a win was found (its moves are in `self.line`). False means lost, unless
     /// `stopped` is set, in which case nothing is known.
-    fn search<G: Game<Move = M>>(&mut self, game: &mut G, depth: usize) -> bool {
+    fn search<G: Game<Move = M, Key = K>>(&mut self, game: &mut G, depth: usize) -> bool {
         if game.is_won() {
             return true;
         }
@@ -117,11 +127,9 @@ impl<'t, M: Copy> Dfs<'t, M> {
         }
         let mut moves = std::mem::take(&mut self.move_buffers[depth]);
         moves.clear();
-        game.moves(&mut moves);
-        if let Some(rng) = self.shuffle.as_mut() {
-            for i in (1..moves.len()).rev() {
-                moves.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-            }
+        match self.shuffle.as_mut() {
+            Some(rng) => game.perturbed_moves(&mut moves, rng),
+            None => game.moves(&mut moves),
         }
         let mut won = false;
         for &mv in &moves {
@@ -167,9 +175,9 @@ const RESTARTS: u64 = 30;
 ///
 /// Search effort on winnable deals is heavy-tailed: an early wrong move can hide the win
 /// behind a large lost subtree. So the search first makes short runs (Luby lengths) with the
-/// moves shuffled, then one run without limit. Lost positions proven by any run stay in the
+/// moves perturbed, then one run without limit. Lost positions proven by any run stay in the
 /// table, so later runs never repeat those proofs; the result is as exact as a single run.
-pub fn solve<G: Game>(game: &mut G, table: &mut LostTable, budget: Budget) -> SearchResult<G::Move> {
+pub fn solve<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budget) -> SearchResult<G::Move> {
     let start = Instant::now();
     let mut dfs = Dfs {
         table,
@@ -219,7 +227,7 @@ const FIRST_SHARE: u64 = 2000;
 /// each turn with twice the nodes of the one before, sharing `table` (their keys must differ).
 /// Whichever decides first answers for both; the index says which. Proof sizes of the two differ
 /// by orders of magnitude on many deals, so this costs at most a small factor over the smaller.
-pub fn solve_either<G: Game>(games: &mut [G; 2], table: &mut LostTable, budget: Budget) -> (SearchResult<G::Move>, usize) {
+pub fn solve_either<G: Game>(games: &mut [G; 2], table: &mut LostTable<G::Key>, budget: Budget) -> (SearchResult<G::Move>, usize) {
     let start = Instant::now();
     let mut nodes = 0;
     let mut share = FIRST_SHARE;

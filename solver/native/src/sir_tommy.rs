@@ -3,8 +3,8 @@
 //! cards and row tops onto their own foundations, then places every drawn card left on the rows.
 //! When the stock is empty either player may play row tops (passing is free).
 //!
-//! The search is a memoised DFS of its own (the shared one keys positions in 56 bits, which the
-//! rows do not fit): plays are single moves, ending a turn places the whole hand at once.
+//! The shared search (`search::solve`) plays it: plays are single moves, ending a turn places the
+//! whole hand at once. The rows do not fit a 56-bit key, so positions are keyed in 5 words.
 //!
 //! Exactness of the table: a key is the whole position up to symmetries, packed into 5 words and
 //! compared in full, so a hit is a proof:
@@ -20,8 +20,7 @@
 //!   at least target cards".
 
 use crate::rng::SplitMix64;
-use crate::search::{luby, Budget, Outcome};
-use std::time::Instant;
+use crate::search::Game;
 
 pub const FOUNDATIONS: usize = 4;
 pub const MAX_ROWS: usize = 8;
@@ -56,6 +55,9 @@ pub struct SirTommy {
     top_rank: u8,
     /// Cards of each rank in the whole deck (index 1..=top_rank).
     per_rank: [u8; 14],
+    /// For `--maximise`, (player, target): only wins leaving `player` holding at least `target`
+    /// cards count as won.
+    pub goal: Option<(usize, u8)>,
 }
 
 impl SirTommy {
@@ -89,6 +91,7 @@ impl SirTommy {
             to_move: to_move as usize,
             top_rank,
             per_rank: [0; 14],
+            goal: None,
         };
         for &c in &free {
             game.per_rank[rank(c) as usize] += 1;
@@ -108,10 +111,6 @@ impl SirTommy {
 
     pub fn end_phase(&self) -> bool {
         self.stock_left() == 0 && self.hand.is_empty()
-    }
-
-    pub fn is_won(&self) -> bool {
-        self.end_phase() && self.rows.iter().all(|r| r.is_empty())
     }
 
     /// Cards of rank `r` on foundations: one on each U foundation at or past r, one on each
@@ -184,44 +183,6 @@ impl SirTommy {
         total
     }
 
-    /// The position's key: the header (cards left in the stock, hand ranks sorted, each player's
-    /// tops sorted, the goal's target) in word 0, then the rows' ranks sorted, each row ended by
-    /// 0 (at most 52 + 8 nibbles), and the goal's player + 1 in the last nibble.
-    pub fn key(&self, goal: Option<(usize, u8)>) -> [u64; 5] {
-        let target = goal.map_or(0, |g| g.1);
-        let mut header = self.stock_left() as u64;
-        let mut hand: Vec<u8> = self.hand.iter().map(|&c| rank(c)).collect();
-        hand.sort_unstable();
-        for i in 0..DRAW {
-            header = header << 4 | *hand.get(i).unwrap_or(&0) as u64;
-        }
-        for player in 0..2 {
-            let mut t = self.tops[player];
-            t.sort_unstable();
-            for x in t {
-                header = header << 4 | x as u64;
-            }
-        }
-        header = header << 6 | target as u64; // 6 + 12 + 32 + 6 = 56 bits
-        let mut order: Vec<usize> = (0..self.rows.len()).collect();
-        order.sort_unstable_by(|&a, &b| {
-            self.rows[a].iter().map(|&c| rank(c)).cmp(self.rows[b].iter().map(|&c| rank(c)))
-        });
-        let mut key = [header, 0, 0, 0, 0];
-        let mut nibble = 0;
-        for &r in &order {
-            for &c in self.rows[r].iter().chain(std::iter::once(&0xFF)) {
-                let value = if c == 0xFF { 0 } else { rank(c) as u64 };
-                key[1 + nibble / 16] |= value << (4 * (nibble % 16));
-                nibble += 1;
-            }
-        }
-        if let Some((player, _)) = goal {
-            key[4] |= (player as u64 + 1) << 60;
-        }
-        key
-    }
-
     fn push_plays(&self, player: usize, card: u8, row: u8, out: &mut Vec<Move>) {
         let r = rank(card);
         let tops = self.tops[player];
@@ -236,7 +197,7 @@ impl SirTommy {
     /// each rank), then the placements of the hand.
     /// With `jitter` (restart runs) the plays come in random order and the placements' order
     /// is perturbed a little, keeping the heuristic's drift.
-    pub fn moves(&self, out: &mut Vec<Move>, jitter: Option<&mut SplitMix64>) {
+    fn push_moves(&self, out: &mut Vec<Move>, jitter: Option<&mut SplitMix64>) {
         let players: &[usize] = if self.end_phase() { &[0, 1] } else { &[self.to_move] };
         for &player in players {
             for (i, row) in self.rows.iter().enumerate() {
@@ -337,8 +298,70 @@ impl SirTommy {
         }
         score
     }
+}
 
-    pub fn apply(&mut self, mv: Move) {
+impl Game for SirTommy {
+    type Move = Move;
+    type Key = [u64; 5];
+
+    /// The position's key: the header (cards left in the stock, hand ranks sorted, each player's
+    /// tops sorted, the goal's target) in word 0, then the rows' ranks sorted, each row ended by
+    /// 0 (at most 52 + 8 nibbles), and the goal's player + 1 in the last nibble.
+    fn key(&self) -> [u64; 5] {
+        let target = self.goal.map_or(0, |g| g.1);
+        let mut header = self.stock_left() as u64;
+        let mut hand: Vec<u8> = self.hand.iter().map(|&c| rank(c)).collect();
+        hand.sort_unstable();
+        for i in 0..DRAW {
+            header = header << 4 | *hand.get(i).unwrap_or(&0) as u64;
+        }
+        for player in 0..2 {
+            let mut t = self.tops[player];
+            t.sort_unstable();
+            for x in t {
+                header = header << 4 | x as u64;
+            }
+        }
+        header = header << 6 | target as u64; // 6 + 12 + 32 + 6 = 56 bits
+        let mut order: Vec<usize> = (0..self.rows.len()).collect();
+        order.sort_unstable_by(|&a, &b| {
+            self.rows[a].iter().map(|&c| rank(c)).cmp(self.rows[b].iter().map(|&c| rank(c)))
+        });
+        let mut key = [header, 0, 0, 0, 0];
+        let mut nibble = 0;
+        for &r in &order {
+            for &c in self.rows[r].iter().chain(std::iter::once(&0xFF)) {
+                let value = if c == 0xFF { 0 } else { rank(c) as u64 };
+                key[1 + nibble / 16] |= value << (4 * (nibble % 16));
+                nibble += 1;
+            }
+        }
+        if let Some((player, _)) = self.goal {
+            key[4] |= (player as u64 + 1) << 60;
+        }
+        key
+    }
+
+    fn is_won(&self) -> bool {
+        self.end_phase()
+            && self.rows.iter().all(|r| r.is_empty())
+            && self.goal.is_none_or(|(player, target)| self.held(player) >= target as u32)
+    }
+
+    /// With a goal: a position whose `bound` is below the target is dead.
+    fn is_dead(&self) -> bool {
+        self.goal.is_some_and(|(player, target)| self.bound(player) < target as u32)
+    }
+
+    fn moves(&self, out: &mut Vec<Move>) {
+        self.push_moves(out, None);
+    }
+
+    fn perturbed_moves(&self, out: &mut Vec<Move>, rng: &mut SplitMix64) {
+        self.push_moves(out, Some(rng));
+    }
+
+    fn apply(&mut self, mv: Move) {
         match mv {
             Move::Play { player, card, row, foundation, .. } => {
                 if row == HAND {
@@ -362,7 +385,7 @@ impl SirTommy {
         }
     }
 
-    pub fn undo(&mut self, mv: Move) {
+    fn undo(&mut self, mv: Move) {
         match mv {
             Move::Play { player, card, row, foundation, previous } => {
                 self.tops[player as usize][foundation as usize] = previous;
@@ -407,217 +430,6 @@ fn next_permutation(items: &mut [usize]) -> bool {
     true
 }
 
-/// Proven-lost positions keyed exactly (5 words, compared in full), 4-way buckets, a fixed
-/// size cap, cleared in O(1) by a generation in the top byte of word 0 (keys use 56 bits).
-pub struct KeyTable {
-    slots: Vec<[u64; 5]>,
-    mask: usize,
-    generation: u64,
-}
-
-const WAYS: usize = 4;
-const GENERATION_SHIFT: u32 = 56;
-
-impl KeyTable {
-    /// At least `entries` slots (a power of two, minimum 1024); 40 bytes a slot.
-    pub fn new(entries: usize) -> Self {
-        let size = entries.max(1024).next_power_of_two();
-        KeyTable { slots: vec![[0; 5]; size], mask: size - 1, generation: 1 }
-    }
-
-    pub fn bytes(&self) -> usize {
-        self.slots.len() * 40
-    }
-
-    fn bucket(&self, key: &[u64; 5]) -> usize {
-        let h = key.iter().fold(0u64, |h, &w| (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29));
-        (h as usize) & self.mask & !(WAYS - 1)
-    }
-
-    fn tagged(&self, key: &[u64; 5]) -> [u64; 5] {
-        debug_assert!(key[0] >> GENERATION_SHIFT == 0);
-        let mut k = *key;
-        k[0] |= self.generation << GENERATION_SHIFT;
-        k
-    }
-
-    pub fn contains(&self, key: &[u64; 5]) -> bool {
-        let start = self.bucket(key);
-        let tagged = self.tagged(key);
-        self.slots[start..start + WAYS].contains(&tagged)
-    }
-
-    pub fn insert(&mut self, key: &[u64; 5]) {
-        let start = self.bucket(key);
-        let tagged = self.tagged(key);
-        let generation = self.generation;
-        let bucket = &mut self.slots[start..start + WAYS];
-        let slot = bucket
-            .iter()
-            .position(|s| s[0] >> GENERATION_SHIFT != generation)
-            .unwrap_or((tagged[1] ^ tagged[0]) as usize % WAYS);
-        bucket[slot] = tagged;
-    }
-
-    pub fn clear(&mut self) {
-        self.generation += 1;
-        if self.generation > 0xFF {
-            self.slots.fill([0; 5]);
-            self.generation = 1;
-        }
-    }
-}
-
-pub struct SearchResult {
-    pub outcome: Outcome,
-    pub line: Vec<Move>,
-    pub nodes: u64,
-    pub seconds: f64,
-    pub interrupted: bool,
-    /// Cards the maximised player holds at the end of `line` (0 when not maximising).
-    pub held: u32,
-}
-
-const CLOCK_EVERY: u64 = 4096;
-const RESTART_UNIT: u64 = 3000;
-
-struct Dfs<'t> {
-    table: &'t mut KeyTable,
-    budget: Budget,
-    deadline: Option<Instant>,
-    nodes: u64,
-    run_limit: u64,
-    out_of_budget: bool,
-    interrupted: bool,
-    stopped: bool,
-    shuffle: Option<SplitMix64>,
-    /// (player, target): wins must leave `player` holding at least `target` cards.
-    goal: Option<(usize, u8)>,
-    buffers: Vec<Vec<Move>>,
-    line: Vec<Move>,
-}
-
-impl Dfs<'_> {
-    fn must_stop(&mut self) -> bool {
-        if self.budget.node_limit != 0 && self.nodes >= self.budget.node_limit {
-            self.out_of_budget = true;
-        } else if self.nodes % CLOCK_EVERY == 0 {
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.out_of_budget = true;
-            }
-            if self.budget.interrupted.is_some_and(|f| f()) {
-                self.interrupted = true;
-                self.out_of_budget = true;
-            }
-        }
-        self.stopped = self.out_of_budget || self.nodes >= self.run_limit;
-        self.stopped
-    }
-
-    fn search(&mut self, game: &mut SirTommy, depth: usize) -> bool {
-        if game.is_won() {
-            return self.goal.is_none_or(|(player, target)| game.held(player) >= target as u32);
-        }
-        self.nodes += 1;
-        if self.must_stop() {
-            return false;
-        }
-        if let Some((player, target)) = self.goal {
-            if game.bound(player) < target as u32 {
-                return false;
-            }
-        }
-        let key = game.key(self.goal);
-        if self.table.contains(&key) {
-            return false;
-        }
-        if self.buffers.len() <= depth {
-            self.buffers.push(Vec::with_capacity(64));
-        }
-        let mut moves = std::mem::take(&mut self.buffers[depth]);
-        moves.clear();
-        game.moves(&mut moves, self.shuffle.as_mut());
-        let mut won = false;
-        for &mv in &moves {
-            game.apply(mv);
-            self.line.push(mv);
-            won = self.search(game, depth + 1);
-            game.undo(mv);
-            if won {
-                break;
-            }
-            self.line.pop();
-            if self.stopped {
-                break;
-            }
-        }
-        self.buffers[depth] = moves;
-        if !won && !self.stopped {
-            self.table.insert(&key);
-        }
-        won
-    }
-}
-
-/// Searches for a win (with `goal`: one leaving that player at least that many cards) within
-/// `budget`: restart runs of Luby lengths, the first in the heuristic's order, the others
-/// perturbed. Lost positions proven by any run stay in the table, and the runs grow without
-/// bound, so a run eventually completes: the answer is as exact as one unlimited run's (while
-/// the table holds; a lossy table costs time, never correctness).
-pub fn solve(game: &mut SirTommy, table: &mut KeyTable, budget: Budget, goal: Option<(usize, u8)>) -> SearchResult {
-    let start = Instant::now();
-    let mut dfs = Dfs {
-        table,
-        budget,
-        deadline: budget.time_limit.map(|t| start + t),
-        nodes: 0,
-        run_limit: u64::MAX,
-        out_of_budget: false,
-        interrupted: false,
-        stopped: false,
-        shuffle: None,
-        goal,
-        buffers: Vec::new(),
-        line: Vec::new(),
-    };
-    let mut run = 0;
-    let outcome = loop {
-        dfs.run_limit = dfs.nodes.saturating_add(RESTART_UNIT.saturating_mul(luby(run + 1)));
-        dfs.shuffle = (run > 0).then(|| SplitMix64::new(run));
-        dfs.stopped = false;
-        dfs.line.clear();
-        if dfs.search(game, 0) {
-            break Outcome::Won;
-        }
-        if !dfs.stopped {
-            break Outcome::Lost;
-        }
-        if dfs.out_of_budget {
-            break Outcome::Unknown;
-        }
-        run += 1;
-    };
-    let line = if outcome == Outcome::Won { dfs.line } else { Vec::new() };
-    let held = match goal {
-        Some((player, _)) if outcome == Outcome::Won => {
-            let mut end = game.clone();
-            for &mv in &line {
-                end.apply(mv);
-            }
-            end.held(player)
-        }
-        _ => 0,
-    };
-    SearchResult {
-        outcome,
-        line,
-        nodes: dfs.nodes,
-        seconds: start.elapsed().as_secs_f64(),
-        interrupted: dfs.interrupted,
-        held,
-    }
-}
-
 /// The seeded deal: the shuffled deck is the stock, index 0 on top.
 pub fn deal(seed: u64) -> Vec<u8> {
     let mut deck: Vec<u8> = (0..52).collect();
@@ -640,15 +452,15 @@ mod tests {
         let mut moves = Vec::new();
         for step in 0..200 {
             moves.clear();
-            game.moves(&mut moves, None);
+            game.moves(&mut moves);
             if moves.is_empty() {
                 break;
             }
-            let before = game.key(None);
+            let before = game.key();
             let mv = moves[step % moves.len()];
             game.apply(mv);
             game.undo(mv);
-            assert_eq!(before, game.key(None));
+            assert_eq!(before, game.key());
             game.apply(mv);
         }
     }
