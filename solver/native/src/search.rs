@@ -14,17 +14,16 @@ pub trait Game {
     /// Identifies a position exactly (including who is to move): a compact u64 below 2^56 - 1
     /// where the game fits one, else a wider key (see `TableKey`).
     type Key: TableKey;
+    /// Restart runs (see `solve`) before the last, unlimited and unperturbed one.
+    const RESTARTS: u64 = 30;
     fn key(&self) -> Self::Key;
     fn is_won(&self) -> bool;
     /// Legal moves worth trying, best first. Moves the game can prove hopeless may be left out.
     fn moves(&self, out: &mut Vec<Self::Move>);
-    /// The moves in a perturbed order, for the restart runs; by default `moves` shuffled.
+    /// Reorders `moves` (as `moves` gave them) for a restart run; by default a uniform shuffle.
     /// A game whose order is worth keeping roughly can perturb it less.
-    fn perturbed_moves(&self, out: &mut Vec<Self::Move>, rng: &mut SplitMix64) {
-        self.moves(out);
-        for i in (1..out.len()).rev() {
-            out.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-        }
+    fn perturb(&self, moves: &mut [Self::Move], rng: &mut SplitMix64) {
+        rng.shuffle(moves);
     }
     fn apply(&mut self, mv: Self::Move);
     fn undo(&mut self, mv: Self::Move);
@@ -127,9 +126,9 @@ impl<'t, M: Copy, K: TableKey> Dfs<'t, M, K> {
         }
         let mut moves = std::mem::take(&mut self.move_buffers[depth]);
         moves.clear();
-        match self.shuffle.as_mut() {
-            Some(rng) => game.perturbed_moves(&mut moves, rng),
-            None => game.moves(&mut moves),
+        game.moves(&mut moves);
+        if let Some(rng) = self.shuffle.as_mut() {
+            game.perturb(&mut moves, rng);
         }
         let mut won = false;
         for &mv in &moves {
@@ -167,9 +166,8 @@ pub fn luby(i: u64) -> u64 {
     }
 }
 
-/// Nodes in a restart run of Luby length 1, and how many restart runs precede the last one.
+/// Nodes in a restart run of Luby length 1.
 const RESTART_UNIT: u64 = 3000;
-const RESTARTS: u64 = 30;
 
 /// Searches `game` for a win within `budget`, using and filling `table`.
 ///
@@ -195,8 +193,8 @@ pub fn solve<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budge
     };
     let mut run = 0;
     let outcome = loop {
-        let last = run >= RESTARTS;
-        dfs.run_limit = if last { u64::MAX } else { dfs.nodes + RESTART_UNIT * luby(run + 1) };
+        let last = run >= G::RESTARTS;
+        dfs.run_limit = if last { u64::MAX } else { dfs.nodes.saturating_add(RESTART_UNIT * luby(run + 1)) };
         dfs.shuffle = (run > 0 && !last).then(|| SplitMix64::new(run));
         dfs.stopped = false;
         dfs.line.clear();

@@ -193,38 +193,9 @@ impl SirTommy {
         }
     }
 
-    /// Moves worth trying, best first: plays from the rows, plays from the hand (one card of
-    /// each rank), then the placements of the hand.
-    /// With `jitter` (restart runs) the plays come in random order and the placements' order
-    /// is perturbed a little, keeping the heuristic's drift.
-    fn push_moves(&self, out: &mut Vec<Move>, jitter: Option<&mut SplitMix64>) {
-        let players: &[usize] = if self.end_phase() { &[0, 1] } else { &[self.to_move] };
-        for &player in players {
-            for (i, row) in self.rows.iter().enumerate() {
-                if let Some(&card) = row.last() {
-                    self.push_plays(player, card, i as u8, out);
-                }
-            }
-            for (i, &card) in self.hand.iter().enumerate() {
-                if !self.hand[..i].iter().any(|&c| rank(c) == rank(card)) {
-                    self.push_plays(player, card, HAND, out);
-                }
-            }
-        }
-        let mut jitter = jitter;
-        if let Some(rng) = jitter.as_deref_mut() {
-            for i in (1..out.len()).rev() {
-                out.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-            }
-        }
-        if !self.end_phase() {
-            self.push_placements(out, jitter);
-        }
-    }
-
     /// Every distinct placement of the hand up to symmetry (rows of equal ranks are one row;
     /// cards of equal rank are one card), the ones burying soon-wanted cards least first.
-    fn push_placements(&self, out: &mut Vec<Move>, mut jitter: Option<&mut SplitMix64>) {
+    fn push_placements(&self, out: &mut Vec<Move>) {
         let k = self.hand.len();
         let n = self.rows.len();
         let class: Vec<usize> = (0..n)
@@ -260,8 +231,7 @@ impl SirTommy {
                 let signature = entries.iter().fold(0u64, |s, &e| s << 16 | e);
                 if !seen.contains(&signature) {
                     seen.push(signature);
-                    let noise = jitter.as_deref_mut().map_or(0, |rng| (rng.next_u64() % 12) as u32);
-                    scored.push((self.burial(&placements[..k]) * 4 + noise, Move::EndTurn { placements, count: k as u8 }));
+                    scored.push((self.burial(&placements[..k]), Move::EndTurn { placements, count: k as u8 }));
                 }
                 // next nondecreasing sequence
                 let mut i = k;
@@ -303,6 +273,9 @@ impl SirTommy {
 impl Game for SirTommy {
     type Move = Move;
     type Key = [u64; 5];
+    /// Restart runs without end (their Luby lengths grow without bound, so one completes): on hard
+    /// deals the perturbed runs keep finding wins that one long run in the heuristic's order misses.
+    const RESTARTS: u64 = u64::MAX;
 
     /// The position's key: the header (cards left in the stock, hand ranks sorted, each player's
     /// tops sorted, the goal's target) in word 0, then the rows' ranks sorted, each row ended by
@@ -353,12 +326,38 @@ impl Game for SirTommy {
         self.goal.is_some_and(|(player, target)| self.bound(player) < target as u32)
     }
 
+    /// Moves worth trying, best first: plays from the rows, plays from the hand (one card of
+    /// each rank), then the placements of the hand.
     fn moves(&self, out: &mut Vec<Move>) {
-        self.push_moves(out, None);
+        let players: &[usize] = if self.end_phase() { &[0, 1] } else { &[self.to_move] };
+        for &player in players {
+            for (i, row) in self.rows.iter().enumerate() {
+                if let Some(&card) = row.last() {
+                    self.push_plays(player, card, i as u8, out);
+                }
+            }
+            for (i, &card) in self.hand.iter().enumerate() {
+                if !self.hand[..i].iter().any(|&c| rank(c) == rank(card)) {
+                    self.push_plays(player, card, HAND, out);
+                }
+            }
+        }
+        if !self.end_phase() {
+            self.push_placements(out);
+        }
     }
 
-    fn perturbed_moves(&self, out: &mut Vec<Move>, rng: &mut SplitMix64) {
-        self.push_moves(out, Some(rng));
+    /// Restart runs: the plays in random order, the placements' order perturbed a little (a
+    /// placement may pass ones burying up to 2 less), keeping the heuristic's drift: on hard deals
+    /// this decides far more than a uniform shuffle.
+    fn perturb(&self, moves: &mut [Move], rng: &mut SplitMix64) {
+        let plays = moves.iter().take_while(|mv| matches!(mv, Move::Play { .. })).count();
+        let (plays, placements) = moves.split_at_mut(plays);
+        rng.shuffle(plays);
+        placements.sort_by_cached_key(|mv| match mv {
+            Move::EndTurn { placements, count } => self.burial(&placements[..*count as usize]) * 4 + (rng.next_u64() % 12) as u32,
+            Move::Play { .. } => unreachable!("placements follow the plays"),
+        });
     }
 
     fn apply(&mut self, mv: Move) {
@@ -470,7 +469,7 @@ mod tests {
         // U's first turn: three cards, rows all empty and alike; cards of distinct ranks
         let game = opening(7, 4);
         let mut moves = Vec::new();
-        game.push_placements(&mut moves, None);
+        game.push_placements(&mut moves);
         // partitions of 3 distinct cards into ordered lists on unlabelled rows: 3 singles (1),
         // a pair plus a single (3 * 2), one list of three (6)
         assert_eq!(moves.len(), 13);

@@ -118,6 +118,9 @@ impl<K: TableKey> LostTable<K> {
     }
 
     /// Doubles the slots in use, moving this generation's entries to their new buckets.
+    /// Rare, and kept out of line so that `insert` stays small enough to inline in the search.
+    #[cold]
+    #[inline(never)]
     fn grow(&mut self) {
         let used = self.mask + 1;
         let generation = self.generation;
@@ -136,10 +139,6 @@ impl<K: TableKey> LostTable<K> {
         for key in entries {
             self.insert(key);
         }
-    }
-
-    pub fn capacity(&self) -> usize {
-        self.slots.len()
     }
 
     /// Bytes held by the slots.
