@@ -63,7 +63,7 @@ def main() -> None:
         ("undecided seeds", " ".join(map(str, unknown[:20])) + (" …" if len(unknown) > 20 else "") or "-"),
         *seconds_rows(seconds, slowest[1]),
         ("nodes", f"{int(nodes)}"),
-        ("kernel nodes/s", f"{nodes / kernel_seconds:,.0f}" if kernel_seconds else "-"),
+        ("nodes/s", f"{nodes / kernel_seconds:,.0f} (kernel nodes over kernel and CP-SAT seconds)" if kernel_seconds else "-"),
         ("peak memory", f"{peak_mib:.0f} MiB"),
     ]
     if held:

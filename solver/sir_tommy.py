@@ -1,6 +1,7 @@
-"""Solve, maximise, analyse and explain Sir Tommy voor twee: the kernel's search (every line it
-finds replayed by the reference rules), the most cards a player can hold in a win by branch and
-bound, and short reasons why a position is lost.
+"""Solve, maximise, analyse and explain Sir Tommy voor twee: the kernel's search first, the
+CP-SAT model (`sir_tommy_sat`) for what it leaves open and for the most cards a player can hold
+in a win (every line either finds is replayed by the reference rules), and reasons why a
+position is lost: short ones below, else a CP-SAT unsat core.
 
 Short reasons, each a proof on its own:
 - stock and hand empty and no row top fits a foundation of either player;
@@ -19,14 +20,20 @@ from puzzles import sir_tommy as rules
 from puzzles.cards import card_name, rank
 from puzzles.sir_tommy import PLAYERS, SUPER_WINNER, EndTurn, Play, Position, turns
 
+from . import sir_tommy_sat
 from ._native import SirTommyKernel
 from .result import UNKNOWN, UNWINNABLE, WINNABLE, AnalyseResult, Budget, Explanation, MoveVerdict, SolveResult, Stats
-from .words import a_rank
+from .words import a_rank, core_sentence
 
 NAME = rules.NAME
 SOLVE_OPTIONS = frozenset({"maximise"})
 TABLE_ENTRIES = 1 << 22  # 160 MiB of 40-byte keys
 MOVE_LABELS = {WINNABLE: "keeps winnable", UNWINNABLE: "loses"}
+#: The kernel's share of the time left before CP-SAT takes over, and its time with no limit.
+DFS_SHARE = 0.1
+DFS_SECONDS = 3.0
+#: The first CP-SAT run's seconds when maximising; each further run gets twice as long.
+SAT_FIRST_SECONDS = 4.0
 
 _kernel = None
 
@@ -65,17 +72,15 @@ def line_from_kernel(start: Position, kernel_line) -> tuple[list, Position]:
     return moves, position
 
 
-def search(position: Position, budget: Budget, goal: tuple[str, int] | None = None):
-    """One kernel search within `budget`: (verdict, moves, final position or None, stats). With
-    `goal` (player, target) only wins leaving that player at least `target` cards count."""
+def dfs(position: Position, budget: Budget, time_limit: float | None):
+    """One kernel search within `budget` and `time_limit` seconds: (verdict, moves, final
+    position or None, stats)."""
     if position.is_won():
-        ok = goal is None or position.held(goal[0]) >= goal[1]
-        return (WINNABLE if ok else UNWINNABLE), [], position if ok else None, Stats(method="rules")
-    maximise = (PLAYERS.index(goal[0]), goal[1]) if goal else None
+        return WINNABLE, [], position, Stats(method="rules")
     verdict, line, nodes, seconds, _ = kernel().solve(
         list(position.stock), list(position.hand), [list(r) for r in position.rows], tops(position, "U"),
-        tops(position, "D"), PLAYERS.index(position.to_move), position.top_rank, maximise,
-        budget.nodes_left(), budget.seconds_left(),
+        tops(position, "D"), PLAYERS.index(position.to_move), position.top_rank, None,
+        budget.nodes_left(), time_limit,
     )
     budget.nodes_used += nodes
     stats = Stats(nodes=nodes, seconds=seconds, method="dfs")
@@ -83,6 +88,21 @@ def search(position: Position, budget: Budget, goal: tuple[str, int] | None = No
         return verdict, [], None, stats
     moves, end = line_from_kernel(position, line)
     return verdict, moves, end, stats
+
+
+def search(position: Position, budget: Budget):
+    """Is the position winnable: the kernel for its share of the time, then CP-SAT for the
+    rest (the kernel decides almost every 4-row deal in milliseconds; CP-SAT proves fewer
+    rows lost where the kernel would search for hours). A node limit binds the kernel only.
+    Returns (verdict, moves, final position or None, stats)."""
+    left = budget.seconds_left()
+    verdict, moves, end, stats = dfs(position, budget, DFS_SECONDS if left is None else left * DFS_SHARE)
+    if verdict != UNKNOWN or budget.exhausted():
+        return verdict, moves, end, stats
+    answer = sir_tommy_sat.solve(position, time_limit=budget.seconds_left())
+    stats.seconds += answer.seconds
+    stats.method = "dfs+cp-sat"
+    return answer.verdict, answer.moves, answer.end, stats
 
 
 @dataclass
@@ -142,29 +162,45 @@ class SirTommyResult(SolveResult):
 
 def solve(position: Position, budget: Budget | None = None, maximise: str | None = None) -> SirTommyResult:
     """Is the deal or position winnable, and how; with `maximise` ("U" or "D"): the most cards
-    that player can hold in a win, by raising the target one past each win found until the
-    kernel proves no win reaches it (or the budget runs out)."""
+    that player can hold in a win, by CP-SAT started from the first win found."""
     budget = budget or Budget()
     verdict, moves, end, stats = search(position, budget)
     maximum = None
     if verdict == WINNABLE and maximise:
-        maximum = Maximum(maximise, end.held(maximise), False)
-        while not budget.exhausted():
-            found, better, better_end, more = search(position, budget, (maximise, maximum.held + 1))
-            stats.nodes += more.nodes
-            stats.seconds += more.seconds
-            if found == WINNABLE:
-                moves, end = better, better_end
-                maximum.held = end.held(maximise)
-            else:
-                maximum.proven = found == UNWINNABLE
-                break
-        stats.method = "dfs+bound"
+        maximum, moves, end = most_cards(position, maximise, moves, end, budget, stats)
     return SirTommyResult(
         game=NAME, verdict=verdict, starters=["U"] if verdict == WINNABLE else [], solution=moves,
         starter="U" if moves else None, explanation=short_reason(position) if verdict == UNWINNABLE else None,
         stats=stats, start=position, held={p: end.held(p) for p in PLAYERS} if end else {}, maximum=maximum,
     )
+
+
+def most_cards(position: Position, player: str, moves: list, end: Position, budget: Budget, stats: Stats):
+    """The most cards `player` can hold in a win, starting from the win `moves` (ending in
+    `end`): CP-SAT runs of doubling length, each with a new random seed and the best line so
+    far as a hint, until one proves its answer optimal or the budget runs out (a single long
+    run has a heavy tail: on seed 149 one took over 60 s where others take 3). Returns the
+    Maximum, its line and the won position it reaches."""
+    best = Maximum(player, end.held(player), end.held(player) == most_held(position, player))
+    limit, attempt = SAT_FIRST_SECONDS, 0
+    while not best.proven and not budget.exhausted():
+        left = budget.seconds_left()
+        answer = sir_tommy_sat.solve(position, player, best.held, limit if left is None else min(limit, left),
+                                     hint=moves, seed=attempt)
+        stats.seconds += answer.seconds
+        stats.method = "dfs+cp-sat"
+        if answer.verdict == UNWINNABLE:
+            raise AssertionError("sir-tommy CP-SAT model refutes a win the kernel found and the rules replayed")
+        if answer.verdict == WINNABLE:
+            moves, end = answer.moves, answer.end
+            best = Maximum(player, answer.held, answer.proven or answer.held >= answer.bound)
+        limit, attempt = 2 * limit, attempt + 1
+    return best, moves, end
+
+
+def most_held(position: Position, player: str) -> int:
+    """Cards `player` would hold if they took every card not on the other's foundations."""
+    return position.held(player) + position.remaining()
 
 
 def analyse(position: Position, budget: Budget | None = None, progress=iter) -> AnalyseResult:
@@ -196,11 +232,26 @@ def explain(position: Position, budget: Budget | None = None) -> Explanation:
     found = reasons(position)
     if found:
         return Explanation(UNWINNABLE, found, "rules")
+    core = sir_tommy_sat.unsat_core(position, budget.seconds_left())
+    if core is not None:
+        return Explanation(UNWINNABLE, [core_sentence(position, *core, "plays", "played", where)], "cp-sat core")
     return Explanation(
         UNWINNABLE,
-        [f"No short reason found; the exhaustive search refuted every line of play ({stats.nodes} positions)."],
+        [f"No short reason found, and CP-SAT found no core within the time; the search refuted every line ({stats.nodes} positions)."],
         "search",
     )
+
+
+def where(position: Position, card: int) -> str:
+    """Where a card is: '8H (row 2, top)', 'QS (hand)', '5C (stock, 4th from the top)'."""
+    for number, row in enumerate(position.rows, start=1):
+        if card in row:
+            depth = row.index(card)
+            place = "top" if depth == len(row) - 1 else f"{len(row) - 1 - depth} beneath the top"
+            return f"{card_name(card)} (row {number}, {place})"
+    if card in position.hand:
+        return f"{card_name(card)} (hand)"
+    return f"{card_name(card)} (stock, drawn in turn {1 + position.stock.index(card) // rules.DRAW} from now)"
 
 
 # --- short reasons ------------------------------------------------------------------------------

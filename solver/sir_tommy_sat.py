@@ -32,7 +32,7 @@ from puzzles.cards import rank
 from puzzles.sir_tommy import DRAW, FOUNDATIONS, PLAYERS, EndTurn, Play, Position, other
 
 from .result import UNKNOWN, UNWINNABLE, WINNABLE
-from .sat_core import checked_solve, new_solver
+from .sat_core import checked_solve, new_solver, shrink_core
 
 SLOT = 64
 WORKERS = 2
@@ -54,6 +54,8 @@ class _Model:
     #: by_u[card]: U plays the card (else D)
     by_u: dict[int, cp_model.IntVar]
     held: cp_model.LinearExpr | None = None
+    #: played[card]: the card reaches a foundation (core model only; the assumption literals)
+    played: dict[int, cp_model.IntVar] = field(default_factory=dict)
 
 
 def counts(position: Position, player: str) -> list[int]:
@@ -65,7 +67,10 @@ def counts(position: Position, player: str) -> list[int]:
     return found
 
 
-def _build(position: Position, maximise: str | None, at_least: int | None) -> _Model:
+def _build(position: Position, maximise: str | None = None, at_least: int | None = None,
+           core: bool = False) -> _Model:
+    """The model; with `core`, a card may stay off the foundations for good (turn E + 1,
+    "never"), so that the cards assumed played form an unsat core when they cannot all be."""
     model = cp_model.CpModel()
     top = position.top_rank
     drawn_at: dict[int, int] = {}
@@ -87,11 +92,14 @@ def _build(position: Position, maximise: str | None, at_least: int | None) -> _M
     depth_of = {card: depth for card, _, depth in row_cards}
 
     # --- variables
-    play_time, in_turn, on_row, by_u = {}, {}, {}, {}
+    play_time, in_turn, on_row, by_u, played = {}, {}, {}, {}, {}
+    last = end + 1 if core else end
     for card in cards:
         first = drawn_at[card]
-        play_time[card] = model.new_int_var(first * SLOT, end * SLOT + SLOT - 2, f"T{card}")
-        in_turn[card] = {k: model.new_bool_var(f"turn{card}_{k}") for k in range(first, end + 1)}
+        play_time[card] = model.new_int_var(first * SLOT, last * SLOT + SLOT - 2, f"T{card}")
+        in_turn[card] = {k: model.new_bool_var(f"turn{card}_{k}") for k in range(first, last + 1)}
+        if core:
+            played[card] = ~in_turn[card][last]
         by_u[card] = model.new_bool_var(f"U{card}")
         if card not in fixed_row:
             on_row[card] = {r: model.new_bool_var(f"row{card}_{r}") for r in range(len(position.rows))}
@@ -159,10 +167,10 @@ def _build(position: Position, maximise: str | None, at_least: int | None) -> _M
             needed = r + step
             if found[player][needed] == FOUNDATIONS and not of_rank[needed]:
                 continue  # four of the rank before: room whatever came before
-            own = by_u[card] if player == "U" else ~by_u[card]
+            own = [by_u[card] if player == "U" else ~by_u[card]] + ([played[card]] if core else [])
             supply = sum(by_before(player, x, card) for x in of_rank[needed])
             rivals = sum(by_before(player, x, card) for x in of_rank[r] if x != card)
-            model.add(found[player][needed] + supply >= found[player][r] + rivals + 1).only_enforce_if(own)
+            model.add(found[player][needed] + supply >= found[player][r] + rivals + 1).only_enforce_if(*own)
 
     # --- symmetry breaking: rows empty now, in order of first use
     empty = [r for r, row in enumerate(position.rows) if not row]
@@ -172,7 +180,7 @@ def _build(position: Position, maximise: str | None, at_least: int | None) -> _M
             model.add(on_row[card][row] <= sum(on_row[c][previous] for c in laid[:i]))
 
     # --- objective
-    built = _Model(model, cards, drawn_at, movers, end, play_time, in_turn, on_row, by_u)
+    built = _Model(model, cards, drawn_at, movers, end, play_time, in_turn, on_row, by_u, played=played)
     if maximise:
         mine = [by_u[c] if maximise == "U" else ~by_u[c] for c in cards]
         built.held = position.held(maximise) + sum(mine)
@@ -189,6 +197,7 @@ class SatAnswer:
 
     verdict: str
     moves: list = field(default_factory=list)
+    end: Position | None = None
     held: int | None = None
     bound: int | None = None
     proven: bool = False
@@ -197,14 +206,15 @@ class SatAnswer:
 
 
 def solve(position: Position, maximise: str | None = None, at_least: int | None = None,
-          time_limit: float | None = None, hint: list | None = None) -> SatAnswer:
+          time_limit: float | None = None, hint: list | None = None, seed: int = 0) -> SatAnswer:
     """Solves the model: a winning line (replayed by the rules), and with `maximise` the most
-    cards that player can hold, at least `at_least` (infeasible = no win reaches it)."""
+    cards that player can hold, at least `at_least` (infeasible = no win reaches it). `hint`
+    is a winning line to start from; `seed` CP-SAT's random seed."""
     start = time.perf_counter()
     built = _build(position, maximise, at_least)
     if hint:
         _add_hint(built, position, hint)
-    solver = new_solver(time_limit, WORKERS)
+    solver = new_solver(time_limit, WORKERS, random_seed=seed)
     status = checked_solve(solver, built.model)
     seconds = time.perf_counter() - start
     stats = solver.response_stats()
@@ -213,15 +223,16 @@ def solve(position: Position, maximise: str | None = None, at_least: int | None 
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         bound = int(solver.best_objective_bound + 1e-6) if maximise else None
         return SatAnswer(UNKNOWN, bound=bound, seconds=seconds, statistics=stats)
-    moves = line(built, position, solver)
-    held = int(solver.value(built.held)) if maximise else None
+    moves, end = line(built, position, solver)
+    held = end.held(maximise) if maximise else None
     bound = int(solver.best_objective_bound + 1e-6) if maximise else None
-    return SatAnswer(WINNABLE, moves, held, bound, status == cp_model.OPTIMAL, seconds, stats)
+    return SatAnswer(WINNABLE, moves, end, held, bound, status == cp_model.OPTIMAL, seconds, stats)
 
 
 def line(built: _Model, position: Position, solver: cp_model.CpSolver) -> list:
     """The solution as reference moves, each applied by the rules (IllegalMoveError would mean
-    a wrong model): turn by turn the plays in time order, then the placements."""
+    a wrong model): turn by turn the plays in time order, then the placements. Returns the
+    moves and the won position they reach."""
     when = {c: solver.value(built.play_time[c]) for c in built.cards}
     moves, now = [], position
     for k in range(built.end + 1):
@@ -233,16 +244,16 @@ def line(built: _Model, position: Position, solver: cp_model.CpSolver) -> list:
                 now = now.apply(moves[-1])
             moves.append(_play(now, player, card))
             now = now.apply(moves[-1])
-        if k < built.end:
-            left = [c for c in now.hand]
-            # on each row, the card that leaves last is laid first
-            left.sort(key=lambda c: -when[c])
+        if k < built.end and not now.is_won():
+            left = list(now.hand)
             rows = {c: next(r for r, lit in built.on_row[c].items() if solver.value(lit)) for c in left}
+            # rows in turn (as `legal_moves` lists them); on each, the card leaving last first
+            left.sort(key=lambda c: (rows[c], -when[c]))
             moves.append(EndTurn(now.to_move, tuple((c, rows[c]) for c in left)))
             now = now.apply(moves[-1])
     if not now.is_won():
         raise AssertionError("sir-tommy CP-SAT line does not win when replayed by the reference rules")
-    return moves
+    return moves, now
 
 
 def _play(position: Position, player: str, card: int) -> Play:
@@ -259,15 +270,27 @@ def _play(position: Position, player: str, card: int) -> Play:
 
 
 def _add_hint(built: _Model, position: Position, moves: list) -> None:
-    """Hints the model with a known winning line (as reference moves)."""
-    now, turn, order = position, 0, 0
+    """Hints the model with a known winning line (as reference moves). Rows empty now are
+    renamed in order of first use, as the symmetry breaking wants them."""
+    empty = [r for r, row in enumerate(position.rows) if not row]
+    renamed: dict[int, int] = {}
+    turn, order = 0, 0
     for move in moves:
         if isinstance(move, Play):
             built.model.add_hint(built.play_time[move.card], turn * SLOT + order)
             built.model.add_hint(built.by_u[move.card], move.player == "U")
             order += 1
-        elif built.movers and turn < built.end:
+        elif turn < built.end:
             for card, row in move.placements:
-                built.model.add_hint(built.on_row[card][row], True)
+                if row in empty and row not in renamed:
+                    renamed[row] = empty[len(renamed)]
+                built.model.add_hint(built.on_row[card][renamed.get(row, row)], True)
             turn, order = turn + 1, 0
-        now = now.apply(move)
+
+
+def unsat_core(position: Position, time_limit: float | None = None) -> tuple[list[int], bool] | None:
+    """A small set of cards that no line of play from `position` gets all onto foundations,
+    and whether it is minimal (the greedy shrinking finished); None if every card can be
+    played or the time runs out first."""
+    built = _build(position, core=True)
+    return shrink_core(built.model, built.played, built.cards, time_limit)

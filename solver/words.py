@@ -66,10 +66,11 @@ def rank_counts(position) -> list[int]:
     return counts
 
 
-def core_sentence(position, core: list[int], minimal: bool, verb: str, participle: str) -> str:
+def core_sentence(position, core: list[int], minimal: bool, verb: str, participle: str, name=None) -> str:
     """An unsat core in words: no line of play `verb`s ("takes", "places") all these cards;
-    `participle` ("taken", "placed") says what the rest could be without any one of them."""
-    named = ", ".join(where(position, c) for c in core)
+    `participle` ("taken", "placed") says what the rest could be without any one of them.
+    `name(position, card)` says where a card is (default: its column, `where`)."""
+    named = ", ".join((name or where)(position, c) for c in core)
     if len(core) == 1:
         return f"A win {verb} every card, but no line of play {verb} {named}; CP-SAT proves it."
     how = (

@@ -1,0 +1,112 @@
+"""The Sir Tommy CP-SAT model against the plain reference search on reduced decks (verdicts,
+the most cards a player can hold, unsat cores), its lines replayed, and known results of
+seeded deals: with four rows either player can hold all 52 cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st_
+
+from puzzles import sir_tommy as st
+from solver import sir_tommy as engine
+from solver import sir_tommy_sat as sat
+from solver.result import UNWINNABLE, WINNABLE, Budget
+from test_sir_tommy_kernel import SMALL, TINY, end_phase, held_score, played, reduced_deck
+
+
+def replays_to_a_win(position, moves) -> st.Position:
+    for move in moves:
+        assert move in position.legal_moves()
+        position = position.apply(move)
+    assert position.is_won()
+    return position
+
+
+def check_model(position) -> str:
+    expected = st.reference_solve(position)
+    answer = sat.solve(position, time_limit=30)
+    assert answer.verdict == (WINNABLE if expected is not None else UNWINNABLE), st.format_position(position)
+    if answer.verdict == WINNABLE:
+        replays_to_a_win(position, answer.moves)
+    return answer.verdict
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SMALL, st_.integers(0, 12))
+def test_model_agrees_with_the_reference_search_on_partly_played_deals(shape, moves):
+    top_rank, suits, rows, seed = shape
+    rng = random.Random(seed)
+    check_model(played(st.start(reduced_deck(top_rank, suits, rng), rows), moves, rng))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SMALL, st_.integers(0, 6))
+def test_model_agrees_with_the_reference_search_in_the_end_phase(shape, moves):
+    top_rank, suits, rows, seed = shape
+    rng = random.Random(seed)
+    check_model(played(end_phase(reduced_deck(top_rank, suits, rng), rows, rng), moves, rng))
+
+
+def test_both_verdicts_occur_in_the_model_cases():
+    rng = random.Random(5)
+    verdicts = {check_model(end_phase(reduced_deck(3, 3, rng), 2, rng)) for _ in range(20)}
+    verdicts |= {check_model(st.start(reduced_deck(7, 2, random.Random(s)), 1)) for s in range(6)}
+    assert verdicts == {WINNABLE, UNWINNABLE}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TINY, st_.integers(0, 8), st_.sampled_from(["U", "D"]))
+def test_model_maximum_matches_the_reference_best_win(shape, moves, player):
+    top_rank, suits, rows, seed = shape
+    rng = random.Random(seed)
+    position = played(st.start(reduced_deck(top_rank, suits, rng), rows), moves, rng)
+    best = st.best_win(position, held_score(player))
+    answer = sat.solve(position, player, time_limit=30)
+    if best is None:
+        assert answer.verdict == UNWINNABLE
+        return
+    assert answer.proven and answer.held == best[0] == answer.bound
+    assert replays_to_a_win(position, answer.moves).held(player) == best[0]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SMALL, st_.integers(0, 6))
+def test_an_unsat_core_exactly_when_the_position_is_lost(shape, moves):
+    """The core model lets cards stay off the foundations: all of them assumed played is the
+    whole game, so a core exists exactly when there is no win."""
+    top_rank, suits, rows, seed = shape
+    rng = random.Random(seed)
+    position = played(end_phase(reduced_deck(top_rank, suits, rng), rows, rng), moves, rng)
+    found = sat.unsat_core(position, time_limit=30)
+    assert (found is None) == (st.reference_solve(position) is not None)
+    if found is not None:
+        core, minimal = found
+        assert core and minimal
+
+
+@pytest.mark.parametrize("player", ["U", "D"])
+def test_either_player_can_hold_all_52_cards_of_seed_2(player):
+    result = engine.solve(st.deal(2), Budget(time_limit=60), maximise=player)
+    assert result.maximum.held == 52 and result.maximum.proven and result.maximum.super_winner
+    end = replays_to_a_win(st.deal(2), result.solution)
+    assert end.held(player) == result.held[player] == 52
+
+
+def test_with_two_rows_seed_1_gives_u_at_most_47_cards():
+    result = engine.solve(st.deal(1, rows=2), Budget(time_limit=120), maximise="U")
+    assert result.maximum.held == 47 and result.maximum.proven
+    assert replays_to_a_win(st.deal(1, rows=2), result.solution).held("U") == 47
+
+
+def test_cp_sat_proves_what_the_kernel_leaves_open():
+    """One row: the kernel's share of the time runs out, CP-SAT proves the deal lost and
+    `explain` names a card no line of play gets onto a foundation."""
+    deal = st.deal(1, rows=1)
+    result = engine.solve(deal, Budget(time_limit=10))
+    assert result.verdict == UNWINNABLE and result.stats.method == "dfs+cp-sat"
+    explanation = engine.explain(deal, Budget(time_limit=60))
+    assert explanation.verdict == UNWINNABLE and explanation.method == "cp-sat core"
+    assert "no line of play plays" in explanation.reasons[0]
