@@ -39,7 +39,8 @@ pub enum Move {
     /// foundation `foundation`, whose top rank was `previous` (0 = empty).
     Play { player: u8, card: u8, row: u8, foundation: u8, previous: u8 },
     /// The mover places the hand, (card, row) in this order, and the next player draws.
-    EndTurn { placements: [(u8, u8); DRAW], count: u8 },
+    /// `burial` is the placement's `SirTommy::burial`, the key of the placements' order.
+    EndTurn { placements: [(u8, u8); DRAW], count: u8, burial: u16 },
 }
 
 #[derive(Clone)]
@@ -206,7 +207,7 @@ impl SirTommy {
             })
             .collect();
         let mut seen: Vec<u64> = Vec::new();
-        let mut scored: Vec<(u32, Move)> = Vec::new();
+        let mut scored: Vec<(u16, Move)> = Vec::new();
         let mut perm: Vec<usize> = (0..k).collect();
         let mut row_of = [0usize; DRAW];
         loop {
@@ -231,7 +232,8 @@ impl SirTommy {
                 let signature = entries.iter().fold(0u64, |s, &e| s << 16 | e);
                 if !seen.contains(&signature) {
                     seen.push(signature);
-                    scored.push((self.burial(&placements[..k]), Move::EndTurn { placements, count: k as u8 }));
+                    let burial = self.burial(&placements[..k]);
+                    scored.push((burial, Move::EndTurn { placements, count: k as u8, burial }));
                 }
                 // next nondecreasing sequence
                 let mut i = k;
@@ -255,14 +257,14 @@ impl SirTommy {
     }
 
     /// How much a placement buries cards wanted sooner than the card laid on them.
-    fn burial(&self, placements: &[(u8, u8)]) -> u32 {
+    fn burial(&self, placements: &[(u8, u8)]) -> u16 {
         let mut tops: Vec<Option<u8>> = self.rows.iter().map(|r| r.last().copied()).collect();
-        let mut score = 0u32;
+        let mut score = 0u16;
         for &(card, row) in placements {
             let d = self.distance(rank(card));
             score += match tops[row as usize] {
                 None => 0,
-                Some(below) => (d.saturating_sub(self.distance(rank(below))) as u32) * 4 + 1,
+                Some(below) => (d.saturating_sub(self.distance(rank(below))) as u16) * 4 + 1,
             };
             tops[row as usize] = Some(card);
         }
@@ -355,7 +357,7 @@ impl Game for SirTommy {
         let (plays, placements) = moves.split_at_mut(plays);
         rng.shuffle(plays);
         placements.sort_by_cached_key(|mv| match mv {
-            Move::EndTurn { placements, count } => self.burial(&placements[..*count as usize]) * 4 + (rng.next_u64() % 12) as u32,
+            Move::EndTurn { burial, .. } => *burial as u32 * 4 + (rng.next_u64() % 12) as u32,
             Move::Play { .. } => unreachable!("placements follow the plays"),
         });
     }
@@ -371,7 +373,7 @@ impl Game for SirTommy {
                 }
                 self.tops[player as usize][foundation as usize] = rank(card);
             }
-            Move::EndTurn { placements, count } => {
+            Move::EndTurn { placements, count, .. } => {
                 for &(card, row) in &placements[..count as usize] {
                     self.rows[row as usize].push(card);
                 }
@@ -394,7 +396,7 @@ impl Game for SirTommy {
                     self.rows[row as usize].push(card);
                 }
             }
-            Move::EndTurn { placements, count } => {
+            Move::EndTurn { placements, count, .. } => {
                 self.to_move ^= 1;
                 self.drawn -= self.hand.len();
                 self.hand.clear();

@@ -13,7 +13,7 @@ type PyMove = (u8, u8, u8, u8, u8, Vec<(u8, u8)>);
 fn to_py(mv: &Move) -> PyMove {
     match *mv {
         Move::Play { player, card, row, foundation, .. } => (0, player, card, row, foundation, Vec::new()),
-        Move::EndTurn { placements, count } => (1, 0, 0, 0, 0, placements[..count as usize].to_vec()),
+        Move::EndTurn { placements, count, .. } => (1, 0, 0, 0, 0, placements[..count as usize].to_vec()),
     }
 }
 
