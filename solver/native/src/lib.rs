@@ -78,7 +78,7 @@ type Answer = (&'static str, Vec<(u8, u8)>, u64, f64);
 /// Runs the search without holding the GIL; a Ctrl-C during it comes back as KeyboardInterrupt.
 fn run<G>(py: Python<'_>, game: &mut G, table: &mut LostTable, budget: Budget) -> PyResult<Answer>
 where
-    G: search::Game + Send,
+    G: search::Game<Key = u64> + Send,
     G::Move: Notation + Send,
 {
     let result = py.detach(|| search::solve(game, table, budget));
@@ -101,7 +101,7 @@ fn answer<M: Notation>(result: search::SearchResult<M>, backwards: bool) -> PyRe
 /// the mirror is played backwards, which makes it the position's win.
 fn run_either<G>(py: Python<'_>, games: &mut [G; 2], table: &mut LostTable, budget: Budget) -> PyResult<Answer>
 where
-    G: search::Game + Send,
+    G: search::Game<Key = u64> + Send,
     G::Move: Notation + Send,
 {
     let (result, index) = py.detach(|| search::solve_either(games, table, budget));
@@ -132,7 +132,7 @@ impl Kernel {
     /// Bytes held by the transposition table.
     #[getter]
     fn table_bytes(&self) -> usize {
-        self.table.capacity() * 8
+        self.table.bytes()
     }
 
     /// Searches a position: its columns (bottom card first), the player to move (0 or 1) and

@@ -158,6 +158,7 @@ impl<const C: usize, const D: usize> OneFoundation<C, D> {
 
 impl<const C: usize, const D: usize> Game for OneFoundation<C, D> {
     type Move = Move;
+    type Key = u64;
 
     fn key(&self) -> u64 {
         self.key_tag + self.tableau.heights_key() * 14 + self.top as u64

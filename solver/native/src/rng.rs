@@ -18,15 +18,19 @@ impl SplitMix64 {
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
+
+    /// Shuffles `items` in place: for i from n-1 down to 1, swap item i with item `next() % (i+1)`.
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            let j = (self.next_u64() % (i as u64 + 1)) as usize;
+            items.swap(i, j);
+        }
+    }
 }
 
-/// Shuffles `items` in place: for i from n-1 down to 1, swap item i with item `next() % (i+1)`.
+/// Shuffles `items` in place with a new generator seeded `seed` (see `SplitMix64::shuffle`).
 pub fn shuffle<T>(items: &mut [T], seed: u64) {
-    let mut rng = SplitMix64::new(seed);
-    for i in (1..items.len()).rev() {
-        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-        items.swap(i, j);
-    }
+    SplitMix64::new(seed).shuffle(items);
 }
 
 /// The 52-card deck (card id = suit * 13 + rank - 1, suits S H D C) shuffled by `seed`.

@@ -5,17 +5,26 @@
 //! runs out gives `Unknown`.
 
 use crate::rng::SplitMix64;
-use crate::table::LostTable;
+use crate::table::{LostTable, TableKey};
 use std::time::{Duration, Instant};
 
 /// A single-agent game position that the search can walk forwards and back.
 pub trait Game {
     type Move: Copy;
-    /// A compact key that identifies the position (including who is to move); below u64::MAX.
-    fn key(&self) -> u64;
+    /// Identifies a position exactly (including who is to move): a compact u64 below 2^56 - 1
+    /// where the game fits one, else a wider key (see `TableKey`).
+    type Key: TableKey;
+    /// Restart runs (see `solve`) before the last, unlimited and unperturbed one.
+    const RESTARTS: u64 = 30;
+    fn key(&self) -> Self::Key;
     fn is_won(&self) -> bool;
     /// Legal moves worth trying, best first. Moves the game can prove hopeless may be left out.
     fn moves(&self, out: &mut Vec<Self::Move>);
+    /// Reorders `moves` (as `moves` gave them) for a restart run; by default a uniform shuffle.
+    /// A game whose order is worth keeping roughly can perturb it less.
+    fn perturb(&self, moves: &mut [Self::Move], rng: &mut SplitMix64) {
+        rng.shuffle(moves);
+    }
     fn apply(&mut self, mv: Self::Move);
     fn undo(&mut self, mv: Self::Move);
     /// A cheap proof that the position cannot be won (a dead end), if the game has one.
@@ -63,8 +72,8 @@ pub struct SearchResult<M> {
 
 const CLOCK_EVERY: u64 = 4096;
 
-struct Dfs<'t, M> {
-    table: &'t mut LostTable,
+struct Dfs<'t, M, K> {
+    table: &'t mut LostTable<K>,
     nodes: u64,
     node_limit: u64,
     deadline: Option<Instant>,
@@ -81,7 +90,7 @@ struct Dfs<'t, M> {
     line: Vec<M>,
 }
 
-impl<'t, M: Copy> Dfs<'t, M> {
+impl<'t, M: Copy, K: TableKey> Dfs<'t, M, K> {
     fn must_stop(&mut self) -> bool {
         if self.node_limit != 0 && self.nodes >= self.node_limit {
             self.out_of_budget = true;
@@ -100,7 +109,7 @@ impl<'t, M: Copy> Dfs<'t, M> {
 
     /// True when a win was found (its moves are in `self.line`). False means lost, unless
     /// `stopped` is set, in which case nothing is known.
-    fn search<G: Game<Move = M>>(&mut self, game: &mut G, depth: usize) -> bool {
+    fn search<G: Game<Move = M, Key = K>>(&mut self, game: &mut G, depth: usize) -> bool {
         if game.is_won() {
             return true;
         }
@@ -119,9 +128,7 @@ impl<'t, M: Copy> Dfs<'t, M> {
         moves.clear();
         game.moves(&mut moves);
         if let Some(rng) = self.shuffle.as_mut() {
-            for i in (1..moves.len()).rev() {
-                moves.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
-            }
+            game.perturb(&mut moves, rng);
         }
         let mut won = false;
         for &mv in &moves {
@@ -159,17 +166,16 @@ pub fn luby(i: u64) -> u64 {
     }
 }
 
-/// Nodes in a restart run of Luby length 1, and how many restart runs precede the last one.
+/// Nodes in a restart run of Luby length 1.
 const RESTART_UNIT: u64 = 3000;
-const RESTARTS: u64 = 30;
 
 /// Searches `game` for a win within `budget`, using and filling `table`.
 ///
 /// Search effort on winnable deals is heavy-tailed: an early wrong move can hide the win
 /// behind a large lost subtree. So the search first makes short runs (Luby lengths) with the
-/// moves shuffled, then one run without limit. Lost positions proven by any run stay in the
+/// moves perturbed, then one run without limit. Lost positions proven by any run stay in the
 /// table, so later runs never repeat those proofs; the result is as exact as a single run.
-pub fn solve<G: Game>(game: &mut G, table: &mut LostTable, budget: Budget) -> SearchResult<G::Move> {
+pub fn solve<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budget) -> SearchResult<G::Move> {
     let start = Instant::now();
     let mut dfs = Dfs {
         table,
@@ -187,8 +193,8 @@ pub fn solve<G: Game>(game: &mut G, table: &mut LostTable, budget: Budget) -> Se
     };
     let mut run = 0;
     let outcome = loop {
-        let last = run >= RESTARTS;
-        dfs.run_limit = if last { u64::MAX } else { dfs.nodes + RESTART_UNIT * luby(run + 1) };
+        let last = run >= G::RESTARTS;
+        dfs.run_limit = if last { u64::MAX } else { dfs.nodes.saturating_add(RESTART_UNIT * luby(run + 1)) };
         dfs.shuffle = (run > 0 && !last).then(|| SplitMix64::new(run));
         dfs.stopped = false;
         dfs.line.clear();
@@ -219,7 +225,7 @@ const FIRST_SHARE: u64 = 2000;
 /// each turn with twice the nodes of the one before, sharing `table` (their keys must differ).
 /// Whichever decides first answers for both; the index says which. Proof sizes of the two differ
 /// by orders of magnitude on many deals, so this costs at most a small factor over the smaller.
-pub fn solve_either<G: Game>(games: &mut [G; 2], table: &mut LostTable, budget: Budget) -> (SearchResult<G::Move>, usize) {
+pub fn solve_either<G: Game>(games: &mut [G; 2], table: &mut LostTable<G::Key>, budget: Budget) -> (SearchResult<G::Move>, usize) {
     let start = Instant::now();
     let mut nodes = 0;
     let mut share = FIRST_SHARE;

@@ -1,6 +1,8 @@
 //! Python face of the Sir Tommy voor twee kernel (`solver._native.SirTommyKernel`).
 
-use crate::sir_tommy::{self, KeyTable, Move, SirTommy, FOUNDATIONS};
+use crate::search::{self, Game, Outcome};
+use crate::sir_tommy::{self, Move, SirTommy, FOUNDATIONS};
+use crate::table::LostTable;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
@@ -11,7 +13,7 @@ type PyMove = (u8, u8, u8, u8, u8, Vec<(u8, u8)>);
 fn to_py(mv: &Move) -> PyMove {
     match *mv {
         Move::Play { player, card, row, foundation, .. } => (0, player, card, row, foundation, Vec::new()),
-        Move::EndTurn { placements, count } => (1, 0, 0, 0, 0, placements[..count as usize].to_vec()),
+        Move::EndTurn { placements, count, .. } => (1, 0, 0, 0, 0, placements[..count as usize].to_vec()),
     }
 }
 
@@ -19,7 +21,7 @@ fn to_py(mv: &Move) -> PyMove {
 /// positions of the same deal (same stock tail, rows and deck), as `analyse` and `--maximise` make.
 #[pyclass]
 struct SirTommyKernel {
-    table: KeyTable,
+    table: LostTable<[u64; 5]>,
     /// The stock of the first root since the table was cleared, and the rows and top rank.
     layout: (Vec<u8>, usize, u8),
 }
@@ -29,7 +31,7 @@ impl SirTommyKernel {
     #[new]
     #[pyo3(signature = (table_entries = 1 << 22))]
     fn new(table_entries: usize) -> Self {
-        SirTommyKernel { table: KeyTable::new(table_entries), layout: (Vec::new(), 0, 0) }
+        SirTommyKernel { table: LostTable::new(table_entries), layout: (Vec::new(), 0, 0) }
     }
 
     #[getter]
@@ -68,14 +70,24 @@ impl SirTommyKernel {
             return Err(PyValueError::new_err("maximise is (player 0 or 1, target up to 52)"));
         }
         let budget = crate::budget(node_limit, time_limit);
-        let goal = maximise.map(|(player, target)| (player as usize, target));
+        game.goal = maximise.map(|(player, target)| (player as usize, target));
         let table = &mut self.table;
-        let result = py.detach(|| sir_tommy::solve(&mut game, table, budget, goal));
+        let result = py.detach(|| search::solve(&mut game, table, budget));
         if result.interrupted {
             return Err(PyKeyboardInterrupt::new_err("search interrupted"));
         }
+        // the cards the maximised player holds at the end of the winning line
+        let held = match game.goal {
+            Some((player, _)) if result.outcome == Outcome::Won => {
+                for &mv in &result.line {
+                    game.apply(mv);
+                }
+                game.held(player)
+            }
+            _ => 0,
+        };
         let line = result.line.iter().map(to_py).collect();
-        Ok((result.outcome.name(), line, result.nodes, result.seconds, result.held))
+        Ok((result.outcome.name(), line, result.nodes, result.seconds, held))
     }
 }
 

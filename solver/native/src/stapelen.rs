@@ -51,6 +51,7 @@ impl Stapelen {
 
 impl Game for Stapelen {
     type Move = Move;
+    type Key = u64;
 
     fn key(&self) -> u64 {
         let heights = self.tableau.heights_key(); // < 5^13 < 2^31

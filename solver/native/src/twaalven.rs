@@ -184,6 +184,7 @@ impl Twaalven {
 
 impl Game for Twaalven {
     type Move = Move;
+    type Key = u64;
 
     fn key(&self) -> u64 {
         self.to_move as u64 * 5u64.pow(COLUMNS as u32) + self.tableau.heights_key()
