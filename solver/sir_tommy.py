@@ -77,9 +77,9 @@ def dfs(position: Position, budget: Budget, time_limit: float | None):
     position or None, stats)."""
     if position.is_won():
         return WINNABLE, [], position, Stats(method="rules")
-    verdict, line, nodes, seconds, _ = kernel().solve(
+    verdict, line, nodes, seconds = kernel().solve(
         list(position.stock), list(position.hand), [list(r) for r in position.rows], tops(position, "U"),
-        tops(position, "D"), PLAYERS.index(position.to_move), position.top_rank, None,
+        tops(position, "D"), PLAYERS.index(position.to_move), position.top_rank,
         budget.nodes_left(), time_limit,
     )
     budget.nodes_used += nodes

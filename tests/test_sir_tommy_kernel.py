@@ -129,7 +129,7 @@ def test_a_budget_gives_unknown_and_the_table_is_capped():
     kernel = SirTommyKernel(1 << 12)
     assert kernel.table_bytes == 40 * (1 << 12)
     deal = st.deal(9)
-    verdict, line, nodes, _, _ = kernel.solve(list(deal.stock), list(deal.hand), [[]] * 4, [0] * 4, [0] * 4, 0,
+    verdict, line, nodes, _ = kernel.solve(list(deal.stock), list(deal.hand), [[]] * 4, [0] * 4, [0] * 4, 0,
                                               node_limit=5)
     assert verdict == UNKNOWN and line == [] and nodes == 5
 

@@ -16,8 +16,9 @@
 //!   of both players;
 //! - rows are interchangeable: the key lists them sorted; a player's foundations are a multiset:
 //!   the key lists their tops sorted.
-//! - for `--maximise` the key carries the target, and a key stored as lost says "no win holding
-//!   at least target cards".
+//!
+//! Dominance (`safe_play`): some plays never turn a winnable position into a lost one, so when
+//! one is available it is the only move tried. The proof is in `safe_play`'s comment.
 
 use crate::rng::SplitMix64;
 use crate::search::Game;
@@ -56,9 +57,6 @@ pub struct SirTommy {
     top_rank: u8,
     /// Cards of each rank in the whole deck (index 1..=top_rank).
     per_rank: [u8; 14],
-    /// For `--maximise`, (player, target): only wins leaving `player` holding at least `target`
-    /// cards count as won.
-    pub goal: Option<(usize, u8)>,
 }
 
 impl SirTommy {
@@ -92,7 +90,6 @@ impl SirTommy {
             to_move: to_move as usize,
             top_rank,
             per_rank: [0; 14],
-            goal: None,
         };
         for &c in &free {
             game.per_rank[rank(c) as usize] += 1;
@@ -120,14 +117,6 @@ impl SirTommy {
         let u = self.tops[0].iter().filter(|&&t| t >= r).count();
         let d = self.tops[1].iter().filter(|&&t| t != 0 && t <= r).count();
         (u + d) as u8
-    }
-
-    /// Cards `player` holds: U's foundation with top t holds t cards, D's holds top_rank+1-t.
-    pub fn held(&self, player: usize) -> u32 {
-        self.tops[player]
-            .iter()
-            .map(|&t| if player == 0 || t == 0 { t as u32 } else { (self.top_rank + 1 - t) as u32 })
-            .sum()
     }
 
     /// Whether rank `r` goes on a foundation of `player` whose top is `top`.
@@ -160,28 +149,47 @@ impl SirTommy {
         best
     }
 
-    /// The most cards `player` can hold in any win from here: in a win each rank-r card is on
-    /// some foundation, one per foundation, so the number of `player`'s foundations reaching r
-    /// is at most the rank-r cards not already on the other player's foundations, at most 4,
-    /// and (foundations being built in order) never more than for any rank before it.
-    pub fn bound(&self, player: usize) -> u32 {
-        let mut total = 0u32;
-        let mut cap = FOUNDATIONS as u8;
-        let ranks: Vec<u8> = if player == 0 {
-            (1..=self.top_rank).collect()
-        } else {
-            (1..=self.top_rank).rev().collect()
-        };
-        for r in ranks {
-            let theirs = if player == 0 {
-                self.tops[1].iter().filter(|&&t| t != 0 && t <= r).count()
-            } else {
-                self.tops[0].iter().filter(|&&t| t >= r).count()
-            } as u8;
-            cap = cap.min(self.per_rank[r as usize].saturating_sub(theirs));
-            total += cap as u32;
+    /// A play that cannot hurt, if one is available to `players` (those who may play now).
+    ///
+    /// Say U may play card c of rank r now (a hand card or a row top) and (1) U has room for
+    /// every rank-r card left: U's foundations at r-1 (four "at 0" less those started) are at
+    /// least the rank-r cards off the foundations, and (2) no rank-(r-1) card is left off the
+    /// foundations (always so for aces). Take any win L from here; L plays c at some later time,
+    /// for U or for D. Let L' play c now and then follow L without c's placement and play:
+    /// - every other move of L stays legal: the rows of L' are those of L without c, so each
+    ///   row top L plays is a top in L' too;
+    /// - U's rank-r plays: by (1) U has a free foundation at r-1 before each of them; U's
+    ///   plays of other ranks only gain (one more foundation at r, earlier);
+    /// - D's plays: D holds c in L at most; without it D has one foundation fewer at r, which
+    ///   only a rank-(r-1) play of D could want, and by (2) there is none; D's rank-r plays
+    ///   need fewer foundations at r, so they only gain.
+    /// So L' wins. For D the same holds with ranks mirrored (D builds from the top rank down).
+    fn safe_play(&self, players: &[usize]) -> Option<Move> {
+        let left = |r: u8| self.per_rank[r as usize] - self.on_foundations(r);
+        for &player in players {
+            let at = |r: u8| -> u8 {
+                // player's foundations holding a card of rank r (all four hold "0" for U and
+                // "top_rank + 1" for D)
+                if player == 0 {
+                    if r == 0 { FOUNDATIONS as u8 } else { self.tops[0].iter().filter(|&&t| t >= r).count() as u8 }
+                } else if r > self.top_rank {
+                    FOUNDATIONS as u8
+                } else {
+                    self.tops[1].iter().filter(|&&t| t != 0 && t <= r).count() as u8
+                }
+            };
+            let sources = self.rows.iter().enumerate().filter_map(|(i, row)| row.last().map(|&c| (c, i as u8)));
+            for (card, row) in sources.chain(self.hand.iter().map(|&c| (c, HAND))) {
+                let r = rank(card);
+                let (before, after) = if player == 0 { (r - 1, r.checked_sub(1).filter(|&x| x > 0)) } else { (r + 1, Some(r + 1).filter(|&x| x <= self.top_rank)) };
+                let room = at(before).saturating_sub(at(r));
+                if room > 0 && room >= left(r) && after.is_none_or(|x| left(x) == 0) {
+                    let f = (0..FOUNDATIONS).find(|&f| self.fits(player, self.tops[player][f], r))?;
+                    return Some(Move::Play { player: player as u8, card, row, foundation: f as u8, previous: self.tops[player][f] });
+                }
+            }
         }
-        total
+        None
     }
 
     fn push_plays(&self, player: usize, card: u8, row: u8, out: &mut Vec<Move>) {
@@ -280,10 +288,9 @@ impl Game for SirTommy {
     const RESTARTS: u64 = u64::MAX;
 
     /// The position's key: the header (cards left in the stock, hand ranks sorted, each player's
-    /// tops sorted, the goal's target) in word 0, then the rows' ranks sorted, each row ended by
-    /// 0 (at most 52 + 8 nibbles), and the goal's player + 1 in the last nibble.
+    /// tops sorted: 6 + 12 + 32 bits) in word 0, then the rows' ranks sorted, each row ended by
+    /// 0 (at most 52 + 8 nibbles).
     fn key(&self) -> [u64; 5] {
-        let target = self.goal.map_or(0, |g| g.1);
         let mut header = self.stock_left() as u64;
         let mut hand: Vec<u8> = self.hand.iter().map(|&c| rank(c)).collect();
         hand.sort_unstable();
@@ -297,7 +304,6 @@ impl Game for SirTommy {
                 header = header << 4 | x as u64;
             }
         }
-        header = header << 6 | target as u64; // 6 + 12 + 32 + 6 = 56 bits
         let mut order: Vec<usize> = (0..self.rows.len()).collect();
         order.sort_unstable_by(|&a, &b| {
             self.rows[a].iter().map(|&c| rank(c)).cmp(self.rows[b].iter().map(|&c| rank(c)))
@@ -311,27 +317,21 @@ impl Game for SirTommy {
                 nibble += 1;
             }
         }
-        if let Some((player, _)) = self.goal {
-            key[4] |= (player as u64 + 1) << 60;
-        }
         key
     }
 
     fn is_won(&self) -> bool {
-        self.end_phase()
-            && self.rows.iter().all(|r| r.is_empty())
-            && self.goal.is_none_or(|(player, target)| self.held(player) >= target as u32)
+        self.end_phase() && self.rows.iter().all(|r| r.is_empty())
     }
 
-    /// With a goal: a position whose `bound` is below the target is dead.
-    fn is_dead(&self) -> bool {
-        self.goal.is_some_and(|(player, target)| self.bound(player) < target as u32)
-    }
-
-    /// Moves worth trying, best first: plays from the rows, plays from the hand (one card of
-    /// each rank), then the placements of the hand.
+    /// Moves worth trying, best first: a safe play alone if there is one; else plays from the
+    /// rows, plays from the hand (one card of each rank), then the placements of the hand.
     fn moves(&self, out: &mut Vec<Move>) {
         let players: &[usize] = if self.end_phase() { &[0, 1] } else { &[self.to_move] };
+        if let Some(play) = self.safe_play(players) {
+            out.push(play);
+            return;
+        }
         for &player in players {
             for (i, row) in self.rows.iter().enumerate() {
                 if let Some(&card) = row.last() {
@@ -441,7 +441,6 @@ pub fn deal(seed: u64) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
 
     fn opening(seed: u64, rows: usize) -> SirTommy {
         let deck = deal(seed);
@@ -478,56 +477,26 @@ mod tests {
         assert_eq!(moves.len(), 13);
     }
 
-    /// The most cards `player` holds at the end of any win from `game` (None: no win), by
-    /// plain exhaustive search over the same moves, memoised by key, without bound or restarts.
-    fn most_held_by_brute_force(game: &mut SirTommy, player: usize, seen: &mut HashMap<[u64; 5], Option<u32>>) -> Option<u32> {
-        if game.end_phase() && game.rows.iter().all(|r| r.is_empty()) {
-            return Some(game.held(player));
-        }
-        if let Some(&best) = seen.get(&game.key()) {
-            return best;
-        }
+    #[test]
+    fn a_safe_play_is_the_only_move_and_needs_the_rank_below_gone() {
+        let seed = (1..).find(|&s| deal(s)[..3].iter().any(|&c| rank(c) == 1)).unwrap();
+        let game = opening(seed, 4);
         let mut moves = Vec::new();
         game.moves(&mut moves);
-        let mut best = None;
-        for mv in moves {
-            game.apply(mv);
-            best = best.max(most_held_by_brute_force(game, player, seen));
-            game.undo(mv);
-        }
-        seen.insert(game.key(), best);
-        best
-    }
-
-    #[test]
-    fn a_goal_is_won_exactly_up_to_the_most_cards_a_win_can_hold() {
-        // decks of Aces to Threes (12 cards), two rows; targets from high to low in one table,
-        // as the kernel keeps it (the bound is mostly tight at these roots, so this does not
-        // catch a key that forgets the target)
-        use crate::search::{solve, Budget, Outcome};
-        use crate::table::LostTable;
-        let mut table = LostTable::new(1 << 12);
-        let mut checked = 0;
-        for seed in 1..=12 {
-            let deck: Vec<u8> = deal(seed).into_iter().filter(|&c| rank(c) <= 3).collect();
-            let mut game = SirTommy::new(&deck[3..], &deck[..3], &[Vec::new(), Vec::new()], [[0; 4]; 2], 0, 3).unwrap();
-            table.clear();
-            for player in 0..2 {
-                game.goal = None;
-                let Some(best) = most_held_by_brute_force(&mut game, player, &mut HashMap::new()) else { continue };
-                for target in [best + 1, best, best.saturating_sub(2)] {
-                    game.goal = Some((player, target as u8));
-                    let result = solve(&mut game, &mut table, Budget::default());
-                    assert_eq!(result.outcome == Outcome::Won, target <= best, "seed {seed} player {player} target {target}");
-                    let mut end = game.clone();
-                    for &mv in &result.line {
-                        end.apply(mv);
-                    }
-                    assert!(result.line.is_empty() || (end.is_won() && end.held(player) >= target));
-                    checked += 1;
-                }
-            }
-        }
-        assert!(checked >= 30, "only {checked} goals checked");
+        assert!(matches!(moves[..], [Move::Play { player: 0, row: HAND, card, .. }] if rank(card) == 1));
+        // D holds K..2 of one suit; U has three aces; the 2 of another suit tops row 1. U has
+        // room for all three 2s left, but while the last ace is off the foundations D might
+        // want it after a 2, so playing the 2 is safe only once that ace is on a foundation.
+        let moves_with_last_ace = |on_u: bool| {
+            let held: Vec<u8> = (1..=12).chain([13, 26, 39]).collect();
+            let stock: Vec<u8> = (0..52).filter(|c| !held.contains(c) && *c != 14 && !(on_u && *c == 0)).collect();
+            let tops_u = if on_u { [1, 1, 1, 1] } else { [1, 1, 1, 0] };
+            let game = SirTommy::new(&stock, &[], &[vec![14], vec![], vec![], vec![]], [tops_u, [2, 0, 0, 0]], 0, 13).unwrap();
+            let mut moves = Vec::new();
+            game.moves(&mut moves);
+            moves
+        };
+        assert!(moves_with_last_ace(false).len() > 1);
+        assert!(matches!(moves_with_last_ace(true)[..], [Move::Play { player: 0, card: 14, row: 0, .. }]));
     }
 }

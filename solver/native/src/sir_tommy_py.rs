@@ -1,6 +1,6 @@
 //! Python face of the Sir Tommy voor twee kernel (`solver._native.SirTommyKernel`).
 
-use crate::search::{self, Game, Outcome};
+use crate::search;
 use crate::sir_tommy::{self, Move, SirTommy, FOUNDATIONS};
 use crate::table::LostTable;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
@@ -40,10 +40,9 @@ impl SirTommyKernel {
     }
 
     /// Searches a position: stock (top first), hand, rows (bottom first), each player's four
-    /// foundation tops as ranks (0 = empty), the mover (0 = U), the deck's top rank, and
-    /// optionally `maximise` = (player, target): a win leaving that player at least target
-    /// cards. Returns (verdict, line, nodes, seconds, held by the maximised player).
-    #[pyo3(signature = (stock, hand, rows, tops_u, tops_d, to_move, top_rank = 13, maximise = None, node_limit = 0, time_limit = None))]
+    /// foundation tops as ranks (0 = empty), the mover (0 = U) and the deck's top rank.
+    /// Returns (verdict, line, nodes, seconds).
+    #[pyo3(signature = (stock, hand, rows, tops_u, tops_d, to_move, top_rank = 13, node_limit = 0, time_limit = None))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &mut self,
@@ -55,10 +54,9 @@ impl SirTommyKernel {
         tops_d: [u8; FOUNDATIONS],
         to_move: u8,
         top_rank: u8,
-        maximise: Option<(u8, u8)>,
         node_limit: u64,
         time_limit: Option<f64>,
-    ) -> PyResult<(&'static str, Vec<PyMove>, u64, f64, u32)> {
+    ) -> PyResult<(&'static str, Vec<PyMove>, u64, f64)> {
         let mut game = SirTommy::new(&stock, &hand, &rows, [tops_u, tops_d], to_move, top_rank)
             .map_err(PyValueError::new_err)?;
         let (known, known_rows, known_top) = &self.layout;
@@ -66,28 +64,14 @@ impl SirTommyKernel {
             self.table.clear();
             self.layout = (stock.clone(), rows.len(), top_rank);
         }
-        if maximise.is_some_and(|(player, target)| player > 1 || target > 52) {
-            return Err(PyValueError::new_err("maximise is (player 0 or 1, target up to 52)"));
-        }
         let budget = crate::budget(node_limit, time_limit);
-        game.goal = maximise.map(|(player, target)| (player as usize, target));
         let table = &mut self.table;
         let result = py.detach(|| search::solve(&mut game, table, budget));
         if result.interrupted {
             return Err(PyKeyboardInterrupt::new_err("search interrupted"));
         }
-        // the cards the maximised player holds at the end of the winning line
-        let held = match game.goal {
-            Some((player, _)) if result.outcome == Outcome::Won => {
-                for &mv in &result.line {
-                    game.apply(mv);
-                }
-                game.held(player)
-            }
-            _ => 0,
-        };
         let line = result.line.iter().map(to_py).collect();
-        Ok((result.outcome.name(), line, result.nodes, result.seconds, held))
+        Ok((result.outcome.name(), line, result.nodes, result.seconds))
     }
 }
 
