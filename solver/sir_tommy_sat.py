@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from puzzles.cards import rank
-from puzzles.sir_tommy import DRAW, FOUNDATIONS, PLAYERS, EndTurn, Play, Position, other
+from puzzles.sir_tommy import DRAW, FOUNDATIONS, EndTurn, Play, Position, other
 
 from .result import UNKNOWN, UNWINNABLE, WINNABLE
 from .sat_core import checked_solve, new_solver, shrink_core

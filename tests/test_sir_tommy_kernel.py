@@ -1,5 +1,5 @@
-"""The Sir Tommy kernel against the plain reference search on reduced decks: verdicts, the most
-cards a player can hold, every kernel line replayed; known verdicts of seeded deals."""
+"""The Sir Tommy kernel and CP-SAT model against the plain reference search on reduced decks:
+verdicts, the most cards a player can hold, every line replayed; known verdicts of seeded deals."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from hypothesis import strategies as st_
 from puzzles import sir_tommy as st
 from puzzles.sir_tommy import Position
 from solver import sir_tommy as engine
+from solver import sir_tommy_sat as sat
 from solver._native import SirTommyKernel
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
@@ -40,7 +41,16 @@ def end_phase(deck: list[int], rows: int, rng: random.Random) -> Position:
     return Position((), (), tuple(map(tuple, piles)), top_rank=max(c % 13 + 1 for c in deck))
 
 
+def replays_to_a_win(position: Position, moves) -> Position:
+    for move in moves:
+        assert move in position.legal_moves()
+        position = position.apply(move)
+    assert position.is_won()
+    return position
+
+
 def check_against_reference(position: Position) -> str:
+    """The engine (kernel first) against the reference search; short reasons are proofs."""
     st.check_position(position)
     expected = st.reference_solve(position)
     result = engine.solve(position, Budget(time_limit=30))
@@ -48,12 +58,21 @@ def check_against_reference(position: Position) -> str:
     if engine.reasons(position):  # every short reason is a proof
         assert expected is None, (engine.reasons(position), st.format_position(position))
     if result.verdict == WINNABLE:
-        end = position
-        for move in result.solution:
-            assert move in end.legal_moves()
-            end = end.apply(move)
-        assert end.is_won()
+        replays_to_a_win(position, result.solution)
     return result.verdict
+
+
+def check_model(position: Position) -> str:
+    """The CP-SAT model alone against the reference search."""
+    expected = st.reference_solve(position)
+    answer = sat.solve(position, time_limit=30)
+    assert answer.verdict == (WINNABLE if expected is not None else UNWINNABLE), st.format_position(position)
+    if answer.verdict == WINNABLE:
+        replays_to_a_win(position, answer.moves)
+    return answer.verdict
+
+
+CHECKS = pytest.mark.parametrize("check", [check_against_reference, check_model], ids=["engine", "cp-sat"])
 
 
 SMALL = st_.tuples(st_.integers(2, 4), st_.integers(1, 3), st_.integers(1, 3), st_.integers(0, 2**32))
@@ -62,26 +81,39 @@ SMALL = st_.tuples(st_.integers(2, 4), st_.integers(1, 3), st_.integers(1, 3), s
 TINY = st_.tuples(st_.integers(2, 3), st_.integers(1, 2), st_.integers(1, 3), st_.integers(0, 2**32))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def partly_played(shape, moves: int) -> Position:
+    """A reduced deal of `shape` (top rank, suits, rows, seed) after up to `moves` random moves."""
+    top_rank, suits, rows, seed = shape
+    rng = random.Random(seed)
+    return played(st.start(reduced_deck(top_rank, suits, rng), rows), moves, rng)
+
+
+def in_end_phase(shape, moves: int) -> Position:
+    """A reduced deck of `shape` dealt to the rows at random, after up to `moves` random moves."""
+    top_rank, suits, rows, seed = shape
+    rng = random.Random(seed)
+    return played(end_phase(reduced_deck(top_rank, suits, rng), rows, rng), moves, rng)
+
+
+@CHECKS
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SMALL, st_.integers(0, 12))
-def test_kernel_agrees_with_the_reference_search_on_partly_played_deals(shape, moves):
-    top_rank, suits, rows, seed = shape
-    rng = random.Random(seed)
-    check_against_reference(played(st.start(reduced_deck(top_rank, suits, rng), rows), moves, rng))
+def test_agrees_with_the_reference_search_on_partly_played_deals(check, shape, moves):
+    check(partly_played(shape, moves))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@CHECKS
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SMALL, st_.integers(0, 6))
-def test_kernel_agrees_with_the_reference_search_in_the_end_phase(shape, moves):
-    top_rank, suits, rows, seed = shape
-    rng = random.Random(seed)
-    check_against_reference(played(end_phase(reduced_deck(top_rank, suits, rng), rows, rng), moves, rng))
+def test_agrees_with_the_reference_search_in_the_end_phase(check, shape, moves):
+    check(in_end_phase(shape, moves))
 
 
-def test_both_verdicts_occur_in_the_differential_cases():
+@CHECKS
+def test_both_verdicts_occur_in_the_differential_cases(check):
     rng = random.Random(5)
-    verdicts = {check_against_reference(end_phase(reduced_deck(3, 3, rng), 2, rng)) for _ in range(40)}
-    verdicts |= {check_against_reference(st.start(reduced_deck(7, 2, random.Random(s)), 1)) for s in range(12)}
+    verdicts = {check(end_phase(reduced_deck(3, 3, rng), 2, rng)) for _ in range(20)}
+    verdicts |= {check(st.start(reduced_deck(7, 2, random.Random(s)), 1)) for s in range(6)}
     assert verdicts == {WINNABLE, UNWINNABLE}
 
 
@@ -92,9 +124,7 @@ def held_score(player: str):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(TINY, st_.integers(0, 8), st_.sampled_from(["U", "D"]))
 def test_maximise_matches_the_reference_best_win(shape, moves, player):
-    top_rank, suits, rows, seed = shape
-    rng = random.Random(seed)
-    position = played(st.start(reduced_deck(top_rank, suits, rng), rows), moves, rng)
+    position = partly_played(shape, moves)
     best = st.best_win(position, held_score(player))
     result = engine.solve(position, Budget(time_limit=30), maximise=player)
     if best is None:
@@ -119,10 +149,8 @@ def test_seeded_deals_are_winnable_with_a_replayed_line(seed):
     deal = st.deal(seed)
     result = engine.solve(deal, Budget(time_limit=60))
     assert result.verdict == WINNABLE
-    end = deal
-    for move in result.solution:
-        end = end.apply(move)
-    assert end.is_won() and sum(result.held.values()) == 52
+    replays_to_a_win(deal, result.solution)
+    assert sum(result.held.values()) == 52
 
 
 def test_a_budget_gives_unknown_and_the_table_is_capped():

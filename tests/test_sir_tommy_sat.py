@@ -1,10 +1,9 @@
-"""The Sir Tommy CP-SAT model against the plain reference search on reduced decks (verdicts,
-the most cards a player can hold, unsat cores), its lines replayed, and known results of
-seeded deals: with four rows either player can hold all 52 cards."""
+"""The Sir Tommy CP-SAT model against the plain reference search on reduced decks (the most
+cards a player can hold, unsat cores; verdicts are checked beside the kernel in test_sir_tommy_kernel), its lines
+replayed, and known results of seeded deals: with four rows either player can hold all 52."""
 
 from __future__ import annotations
 
-import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,56 +12,14 @@ from hypothesis import strategies as st_
 from puzzles import sir_tommy as st
 from solver import sir_tommy as engine
 from solver import sir_tommy_sat as sat
-from solver.result import UNWINNABLE, WINNABLE, Budget
-from test_sir_tommy_kernel import SMALL, TINY, end_phase, held_score, played, reduced_deck
-
-
-def replays_to_a_win(position, moves) -> st.Position:
-    for move in moves:
-        assert move in position.legal_moves()
-        position = position.apply(move)
-    assert position.is_won()
-    return position
-
-
-def check_model(position) -> str:
-    expected = st.reference_solve(position)
-    answer = sat.solve(position, time_limit=30)
-    assert answer.verdict == (WINNABLE if expected is not None else UNWINNABLE), st.format_position(position)
-    if answer.verdict == WINNABLE:
-        replays_to_a_win(position, answer.moves)
-    return answer.verdict
-
-
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(SMALL, st_.integers(0, 12))
-def test_model_agrees_with_the_reference_search_on_partly_played_deals(shape, moves):
-    top_rank, suits, rows, seed = shape
-    rng = random.Random(seed)
-    check_model(played(st.start(reduced_deck(top_rank, suits, rng), rows), moves, rng))
-
-
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(SMALL, st_.integers(0, 6))
-def test_model_agrees_with_the_reference_search_in_the_end_phase(shape, moves):
-    top_rank, suits, rows, seed = shape
-    rng = random.Random(seed)
-    check_model(played(end_phase(reduced_deck(top_rank, suits, rng), rows, rng), moves, rng))
-
-
-def test_both_verdicts_occur_in_the_model_cases():
-    rng = random.Random(5)
-    verdicts = {check_model(end_phase(reduced_deck(3, 3, rng), 2, rng)) for _ in range(20)}
-    verdicts |= {check_model(st.start(reduced_deck(7, 2, random.Random(s)), 1)) for s in range(6)}
-    assert verdicts == {WINNABLE, UNWINNABLE}
+from solver.result import UNWINNABLE, Budget
+from test_sir_tommy_kernel import SMALL, TINY, held_score, in_end_phase, partly_played, replays_to_a_win
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(TINY, st_.integers(0, 8), st_.sampled_from(["U", "D"]))
 def test_model_maximum_matches_the_reference_best_win(shape, moves, player):
-    top_rank, suits, rows, seed = shape
-    rng = random.Random(seed)
-    position = played(st.start(reduced_deck(top_rank, suits, rng), rows), moves, rng)
+    position = partly_played(shape, moves)
     best = st.best_win(position, held_score(player))
     answer = sat.solve(position, player, time_limit=30)
     if best is None:
@@ -77,9 +34,7 @@ def test_model_maximum_matches_the_reference_best_win(shape, moves, player):
 def test_an_unsat_core_exactly_when_the_position_is_lost(shape, moves):
     """The core model lets cards stay off the foundations: all of them assumed played is the
     whole game, so a core exists exactly when there is no win."""
-    top_rank, suits, rows, seed = shape
-    rng = random.Random(seed)
-    position = played(end_phase(reduced_deck(top_rank, suits, rng), rows, rng), moves, rng)
+    position = in_end_phase(shape, moves)
     found = sat.unsat_core(position, time_limit=30)
     assert (found is None) == (st.reference_solve(position) is not None)
     if found is not None:
