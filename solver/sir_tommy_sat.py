@@ -281,7 +281,7 @@ def _add_hint(built: _Model, position: Position, moves: list) -> None:
             built.model.add_hint(built.by_u[move.card], move.player == "U")
             order += 1
         elif turn < built.end:
-            for card, row in move.placements:
+            for card, row in sorted(move.placements):  # the model's order of first use
                 if row in empty and row not in renamed:
                     renamed[row] = empty[len(renamed)]
                 built.model.add_hint(built.on_row[card][renamed.get(row, row)], True)

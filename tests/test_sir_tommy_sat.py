@@ -8,11 +8,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
+from ortools.sat.python import cp_model
 
 from puzzles import sir_tommy as st
 from solver import sir_tommy as engine
 from solver import sir_tommy_sat as sat
 from solver.result import UNWINNABLE, Budget
+from solver.sat_core import checked_solve, new_solver
 from test_sir_tommy_kernel import SMALL, TINY, held_score, in_end_phase, partly_played, replays_to_a_win
 
 
@@ -65,3 +67,18 @@ def test_cp_sat_proves_what_the_kernel_leaves_open():
     explanation = engine.explain(deal, Budget(time_limit=60))
     assert explanation.verdict == UNWINNABLE and explanation.method == "cp-sat core"
     assert "no line of play plays" in explanation.reasons[0]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 30])
+def test_a_kernel_line_as_hint_satisfies_the_model(seed):
+    """A hint the model rejects (its rows named against the symmetry breaking) wastes the hint
+    and makes CP-SAT print 'Infeasible LNS solution' to the user's terminal."""
+    position = st.deal(seed)
+    verdict, moves, end, _ = engine.dfs(position, Budget(time_limit=30), 10)
+    built = sat._build(position, "U", end.held("U"))
+    sat._add_hint(built, position, moves)
+    hint = built.model.proto.solution_hint
+    for index, value in zip(hint.vars, hint.values):
+        built.model.add(built.model.get_int_var_from_proto_index(index) == value)
+    built.model.clear_hints()
+    assert checked_solve(new_solver(30, 1), built.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
