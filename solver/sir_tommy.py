@@ -204,20 +204,47 @@ def most_held(position: Position, player: str) -> int:
 
 
 def analyse(position: Position, budget: Budget | None = None, progress=iter) -> AnalyseResult:
-    """For every play and every way to end the turn now: does it keep the game winnable?"""
+    """For every play and every way to end the turn now: does it keep the game winnable?
+
+    The position is searched first, with a quarter of the time: if it is lost, every move
+    loses; if it is won, its line's first move keeps it winnable. Then each other move gets the
+    kernel alone for an equal share of half the time left (most are decided in milliseconds),
+    and the moves still open get an equal share of the rest for the kernel and CP-SAT, so that
+    no hard move starves the others."""
     budget = budget or Budget()
-    total, verdicts = Stats(), []
-    for move in progress(position.legal_moves()):
-        after = position.apply(move)
-        verdict, _, _, stats = search(after, budget)
+    whole, line, _, total = search_part(position, budget, 4)
+    moves = position.legal_moves()
+    verdict = {}
+    for done, move in enumerate(progress(moves)):
+        if whole == UNWINNABLE or (line and move == line[0]):
+            verdict[move] = whole
+            continue
+        left = budget.seconds_left()
+        found, _, _, stats = dfs(position.apply(move), budget, None if left is None else left / 2 / (len(moves) - done))
+        verdict[move] = found
         total.nodes += stats.nodes
         total.seconds += stats.seconds
-        reason = short_reason(after) if verdict == UNWINNABLE else None
-        verdicts.append(MoveVerdict(move, MOVE_LABELS.get(verdict, UNKNOWN), reason))
-    whole = search(position, budget)
-    total.nodes += whole[3].nodes
-    total.seconds += whole[3].seconds
-    return AnalyseResult(game=NAME, verdict=whole[0], moves=verdicts, stats=total)
+    open_moves = [move for move in moves if verdict[move] == UNKNOWN]
+    for done, move in enumerate(open_moves):
+        verdict[move], _, _, stats = search_part(position.apply(move), budget, len(open_moves) - done)
+        total.nodes += stats.nodes
+        total.seconds += stats.seconds
+    verdicts = [
+        MoveVerdict(move, MOVE_LABELS.get(verdict[move], UNKNOWN),
+                    short_reason(position.apply(move)) if verdict[move] == UNWINNABLE else None)
+        for move in moves
+    ]
+    return AnalyseResult(game=NAME, verdict=whole, moves=verdicts, stats=total)
+
+
+def search_part(position: Position, budget: Budget, parts: int):
+    """`search` within one of `parts` equal shares of the time `budget` has left (and all its
+    nodes left); the nodes used count against `budget`."""
+    left = budget.seconds_left()
+    part = Budget(time_limit=None if left is None else left / parts, node_limit=budget.nodes_left())
+    found = search(position, part)
+    budget.nodes_used += part.nodes_used
+    return found
 
 
 def explain(position: Position, budget: Budget | None = None) -> Explanation:
