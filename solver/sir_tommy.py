@@ -264,13 +264,14 @@ def explain(position: Position, budget: Budget | None = None) -> Explanation:
         return Explanation(UNWINNABLE, [core_sentence(position, *core, "plays", "played", where)], "cp-sat core")
     return Explanation(
         UNWINNABLE,
-        [f"No short reason found, and CP-SAT found no core within the time; the search refuted every line ({stats.nodes} positions)."],
+        [f"No short reason found, and CP-SAT found no small core within the time ({stats.method} proved it lost)."],
         "search",
     )
 
 
 def where(position: Position, card: int) -> str:
-    """Where a card is: '8H (row 2, top)', 'QS (hand)', '5C (stock, 4th from the top)'."""
+    """Where a card is: '8H (row 2, top)', '3C (row 1, 2 beneath the top)', 'QS (hand)',
+    '5C (stock, drawn in turn 4 from now)'."""
     for number, row in enumerate(position.rows, start=1):
         if card in row:
             depth = row.index(card)

@@ -42,13 +42,9 @@ WORKERS = 2
 class _Model:
     model: cp_model.CpModel
     cards: list[int]
-    #: turn each card becomes playable, turn movers ("U"/"D"), index of the end phase
-    drawn_at: dict[int, int]
-    movers: list[str]
+    #: the end phase's turn
     end: int
     play_time: dict[int, cp_model.IntVar]
-    #: in_turn[card][k]: the card is played in turn k
-    in_turn: dict[int, dict[int, cp_model.IntVar]]
     #: on_row[card][r]: the card waits on row r (only drawn cards; row cards are fixed)
     on_row: dict[int, dict[int, cp_model.IntVar]]
     #: by_u[card]: U plays the card (else D)
@@ -174,13 +170,13 @@ def _build(position: Position, maximise: str | None = None, at_least: int | None
 
     # --- symmetry breaking: rows empty now, in order of first use
     empty = [r for r, row in enumerate(position.rows) if not row]
-    laid = [c for c in sorted(on_row, key=lambda c: (drawn_at[c], c))]
+    in_laying_order = sorted(on_row, key=lambda c: (drawn_at[c], c))
     for previous, row in zip(empty, empty[1:]):
-        for i, card in enumerate(laid):
-            model.add(on_row[card][row] <= sum(on_row[c][previous] for c in laid[:i]))
+        for i, card in enumerate(in_laying_order):
+            model.add(on_row[card][row] <= sum(on_row[c][previous] for c in in_laying_order[:i]))
 
     # --- objective
-    built = _Model(model, cards, drawn_at, movers, end, play_time, in_turn, on_row, by_u, played=played)
+    built = _Model(model, cards, end, play_time, on_row, by_u, played=played)
     if maximise:
         mine = [by_u[c] if maximise == "U" else ~by_u[c] for c in cards]
         built.held = position.held(maximise) + sum(mine)
@@ -202,7 +198,6 @@ class SatAnswer:
     bound: int | None = None
     proven: bool = False
     seconds: float = 0.0
-    statistics: str = ""
 
 
 def solve(position: Position, maximise: str | None = None, at_least: int | None = None,
@@ -217,16 +212,15 @@ def solve(position: Position, maximise: str | None = None, at_least: int | None 
     solver = new_solver(time_limit, WORKERS, random_seed=seed)
     status = checked_solve(solver, built.model)
     seconds = time.perf_counter() - start
-    stats = solver.response_stats()
     if status == cp_model.INFEASIBLE:
-        return SatAnswer(UNWINNABLE, proven=True, seconds=seconds, statistics=stats)
+        return SatAnswer(UNWINNABLE, proven=True, seconds=seconds)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         bound = int(solver.best_objective_bound + 1e-6) if maximise else None
-        return SatAnswer(UNKNOWN, bound=bound, seconds=seconds, statistics=stats)
+        return SatAnswer(UNKNOWN, bound=bound, seconds=seconds)
     moves, end = line(built, position, solver)
     held = end.held(maximise) if maximise else None
     bound = int(solver.best_objective_bound + 1e-6) if maximise else None
-    return SatAnswer(WINNABLE, moves, end, held, bound, status == cp_model.OPTIMAL, seconds, stats)
+    return SatAnswer(WINNABLE, moves, end, held, bound, status == cp_model.OPTIMAL, seconds)
 
 
 def line(built: _Model, position: Position, solver: cp_model.CpSolver) -> list:
