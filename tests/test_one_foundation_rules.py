@@ -12,6 +12,7 @@ from puzzles.cards import card_name, parse_card, rank, shuffled, shuffled_deck
 from puzzles.errors import IllegalMoveError, IllegalPositionError, ParseError
 from puzzles.one_foundation import ALL_IN_A_ROW, BLACK_HOLE, Move, Position, adjacent
 from solver import _native
+from walks import random_walk as walk
 
 GAMES = [ALL_IN_A_ROW, BLACK_HOLE]
 AS = parse_card("AS")
@@ -34,14 +35,7 @@ def names(column) -> str:
 
 def random_walk(game, seed: int, steps: int) -> Position:
     """The seeded deal after up to `steps` random legal moves."""
-    rng = random.Random(seed)
-    position = game.deal(seed)
-    for _ in range(steps):
-        moves = position.legal_moves()
-        if not moves:
-            break
-        position = position.apply(rng.choice(moves))
-    return position
+    return walk(game.deal(seed), steps, random.Random(seed))
 
 
 # --- moves ------------------------------------------------------------------------------------

@@ -15,22 +15,13 @@ from solver import sir_tommy as engine
 from solver import sir_tommy_sat as sat
 from solver._native import SirTommyKernel
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
+from walks import random_walk
 
 
 def reduced_deck(top_rank: int, suits: int, rng: random.Random) -> list[int]:
     deck = [s * 13 + r for s in range(suits) for r in range(top_rank)]
     rng.shuffle(deck)
     return deck
-
-
-def played(position: Position, moves: int, rng: random.Random) -> Position:
-    """The position after up to `moves` random legal moves."""
-    for _ in range(moves):
-        legal = position.legal_moves()
-        if not legal:
-            break
-        position = position.apply(rng.choice(legal))
-    return position
 
 
 def end_phase(deck: list[int], rows: int, rng: random.Random) -> Position:
@@ -85,14 +76,14 @@ def partly_played(shape, moves: int) -> Position:
     """A reduced deal of `shape` (top rank, suits, rows, seed) after up to `moves` random moves."""
     top_rank, suits, rows, seed = shape
     rng = random.Random(seed)
-    return played(st.start(reduced_deck(top_rank, suits, rng), rows), moves, rng)
+    return random_walk(st.start(reduced_deck(top_rank, suits, rng), rows), moves, rng)
 
 
 def in_end_phase(shape, moves: int) -> Position:
     """A reduced deck of `shape` dealt to the rows at random, after up to `moves` random moves."""
     top_rank, suits, rows, seed = shape
     rng = random.Random(seed)
-    return played(end_phase(reduced_deck(top_rank, suits, rng), rows, rng), moves, rng)
+    return random_walk(end_phase(reduced_deck(top_rank, suits, rng), rows, rng), moves, rng)
 
 
 @CHECKS
@@ -137,7 +128,7 @@ def test_maximising_each_player_in_turn_on_one_position():
     """The table keeps lost positions between searches of one deal: a target proven out of
     reach for U must not count for D."""
     rng = random.Random(68099)
-    position = played(st.start(reduced_deck(3, 2, rng), 1), 8, rng)
+    position = random_walk(st.start(reduced_deck(3, 2, rng), 1), 8, rng)
     for player in ("U", "D", "U", "D"):
         best = st.best_win(position, held_score(player))
         result = engine.solve(position, Budget(time_limit=30), maximise=player)

@@ -14,6 +14,7 @@ from puzzles.cards import card_name, parse_card
 from puzzles.errors import IllegalPositionError, ParseError, WinnableError
 
 from test_twaalven_parse import DEAL_1  # seed 1: Stapelen deals as Twaalven does
+from walks import random_walk
 
 # Deal 1 after nine random legal moves (random.Random(3)): A has placed five cards, B four.
 PLAYED_1 = """\
@@ -45,13 +46,7 @@ def text(lines: list[str]) -> str:
 
 
 def played(seed: int, turns: int, rng: random.Random) -> sp.Position:
-    pos = sp.deal(seed)
-    for _ in range(turns):
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos = pos.apply(rng.choice(moves))
-    return pos
+    return random_walk(sp.deal(seed), turns, rng)
 
 
 def parse_error(source: str) -> ParseError:

@@ -13,6 +13,7 @@ from puzzles.cards import RANKS, SUITS, parse_card, rank
 from puzzles.errors import IllegalMoveError, ParseError
 from puzzles.stapelen import Move, Position
 from solver._native import deal as native_deal
+from walks import random_walk
 
 
 def c(name: str) -> int:
@@ -46,13 +47,7 @@ def spec_moves(pos: Position) -> set[tuple[int, int]]:
 
 
 def random_play(seed: int, turns: int, rng: random.Random) -> Position:
-    pos = sp.deal(seed)
-    for _ in range(turns):
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos = pos.apply(rng.choice(moves))
-    return pos
+    return random_walk(sp.deal(seed), turns, rng)
 
 
 # --- building rule ------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from solver import twaalven_sat as sat
 from solver._native import Kernel
 from solver.sat_core import assume
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE
+from walks import random_walk
 
 # Lost, and no short reason applies (found by random play from deal 718, F starting): no line
 # of play clears both column 8 and column 13.
@@ -39,13 +40,7 @@ to-move: T
 
 def played(seed: int, starter: str, turns: int, rng: random.Random) -> Position:
     """Deal `seed` after up to `turns` random legal moves with `starter` first."""
-    position = rules.deal(seed).start(starter)
-    for _ in range(turns):
-        moves = position.legal_moves()
-        if not moves:
-            break
-        position = position.apply(rng.choice(moves))
-    return position
+    return random_walk(rules.deal(seed).start(starter), turns, rng)
 
 
 def kernel_verdict(kernel: Kernel, position: Position) -> str:
