@@ -111,12 +111,23 @@ impl SirTommy {
         self.stock_left() == 0 && self.hand.is_empty()
     }
 
-    /// Cards of rank `r` on foundations: one on each U foundation at or past r, one on each
-    /// started D foundation at or past r.
+    /// Cards of rank `r` on foundations.
     fn on_foundations(&self, r: u8) -> u8 {
-        let u = self.tops[0].iter().filter(|&&t| t >= r).count();
-        let d = self.tops[1].iter().filter(|&&t| t != 0 && t <= r).count();
-        (u + d) as u8
+        self.foundations_at(0, r) + self.foundations_at(1, r)
+    }
+
+    /// `player`'s foundations holding a card of rank `r`: U's at or past r, D's started ones at
+    /// or past r (counting down). The rank before the first counts as on all four: 0 for U,
+    /// top_rank + 1 for D.
+    fn foundations_at(&self, player: usize, r: u8) -> u8 {
+        let count = if player == 0 {
+            if r == 0 { FOUNDATIONS } else { self.tops[0].iter().filter(|&&t| t >= r).count() }
+        } else if r > self.top_rank {
+            FOUNDATIONS
+        } else {
+            self.tops[1].iter().filter(|&&t| t != 0 && t <= r).count()
+        };
+        count as u8
     }
 
     /// Whether rank `r` goes on a foundation of `player` whose top is `top`.
@@ -167,24 +178,16 @@ impl SirTommy {
     fn safe_play(&self, players: &[usize]) -> Option<Move> {
         let left = |r: u8| self.per_rank[r as usize] - self.on_foundations(r);
         for &player in players {
-            let at = |r: u8| -> u8 {
-                // player's foundations holding a card of rank r (all four hold "0" for U and
-                // "top_rank + 1" for D)
-                if player == 0 {
-                    if r == 0 { FOUNDATIONS as u8 } else { self.tops[0].iter().filter(|&&t| t >= r).count() as u8 }
-                } else if r > self.top_rank {
-                    FOUNDATIONS as u8
-                } else {
-                    self.tops[1].iter().filter(|&&t| t != 0 && t <= r).count() as u8
-                }
-            };
             let sources = self.rows.iter().enumerate().filter_map(|(i, row)| row.last().map(|&c| (c, i as u8)));
             for (card, row) in sources.chain(self.hand.iter().map(|&c| (c, HAND))) {
                 let r = rank(card);
-                let (before, after) = if player == 0 { (r - 1, r.checked_sub(1).filter(|&x| x > 0)) } else { (r + 1, Some(r + 1).filter(|&x| x <= self.top_rank)) };
-                let room = at(before).saturating_sub(at(r));
-                if room > 0 && room >= left(r) && after.is_none_or(|x| left(x) == 0) {
-                    let f = (0..FOUNDATIONS).find(|&f| self.fits(player, self.tops[player][f], r))?;
+                // the rank this player's foundations need before r, which is also the rank the
+                // other player would lay after r
+                let before = if player == 0 { r - 1 } else { r + 1 };
+                let room = self.foundations_at(player, before).saturating_sub(self.foundations_at(player, r));
+                let before_gone = before == 0 || before > self.top_rank || left(before) == 0;
+                if room > 0 && room >= left(r) && before_gone {
+                    let f = (0..FOUNDATIONS).find(|&f| self.fits(player, self.tops[player][f], r)).expect("room on a foundation");
                     return Some(Move::Play { player: player as u8, card, row, foundation: f as u8, previous: self.tops[player][f] });
                 }
             }
