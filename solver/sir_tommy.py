@@ -213,25 +213,26 @@ def analyse(position: Position, budget: Budget | None = None, progress=iter) -> 
     no hard move starves the others."""
     budget = budget or Budget()
     whole, line, _, total = search_part(position, budget, 4)
-    moves = position.legal_moves()
+    after = {move: position.apply(move) for move in position.legal_moves()}
+    moves = list(after)
     verdict = {}
     for done, move in enumerate(progress(moves)):
         if whole == UNWINNABLE or (line and move == line[0]):
             verdict[move] = whole
             continue
         left = budget.seconds_left()
-        found, _, _, stats = dfs(position.apply(move), budget, None if left is None else left / 2 / (len(moves) - done))
+        found, _, _, stats = dfs(after[move], budget, None if left is None else left / 2 / (len(moves) - done))
         verdict[move] = found
         total.nodes += stats.nodes
         total.seconds += stats.seconds
     open_moves = [move for move in moves if verdict[move] == UNKNOWN]
     for done, move in enumerate(open_moves):
-        verdict[move], _, _, stats = search_part(position.apply(move), budget, len(open_moves) - done)
+        verdict[move], _, _, stats = search_part(after[move], budget, len(open_moves) - done)
         total.nodes += stats.nodes
         total.seconds += stats.seconds
     verdicts = [
         MoveVerdict(move, MOVE_LABELS.get(verdict[move], UNKNOWN),
-                    short_reason(position.apply(move)) if verdict[move] == UNWINNABLE else None)
+                    short_reason(after[move]) if verdict[move] == UNWINNABLE else None)
         for move in moves
     ]
     return AnalyseResult(game=NAME, verdict=whole, moves=verdicts, stats=total)
