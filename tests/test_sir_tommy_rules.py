@@ -9,7 +9,7 @@ from puzzles import sir_tommy as st
 from puzzles.cards import card_name, parse_card, shuffled_deck
 from puzzles.errors import IllegalMoveError, IllegalPositionError, ParseError
 from puzzles.sir_tommy import EndTurn, Play, Position
-from solver._native import sir_tommy_deal
+from solver._native import deal as native_deal
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -39,7 +39,7 @@ def test_seeded_deal_is_the_shuffled_deck_with_u_holding_the_first_three():
 
 @pytest.mark.parametrize("seed", [0, 1, 7, 2**64 - 1])
 def test_rust_deal_is_the_python_deal(seed):
-    assert list(sir_tommy_deal(seed)) == shuffled_deck(seed)
+    assert [list(stock) for stock in native_deal("sir-tommy", seed)] == [shuffled_deck(seed)]
 
 
 def test_rows_variant():

@@ -4,8 +4,12 @@
 //! It is exact: `Lost` only after every continuation was refuted; a node or time budget that
 //! runs out gives `Unknown`.
 
-use crate::rng::SplitMix64;
-use crate::table::{LostTable, TableKey};
+pub mod rng;
+pub mod table;
+pub mod tableau;
+
+use rng::SplitMix64;
+use table::{LostTable, TableKey};
 use std::time::{Duration, Instant};
 
 /// A single-agent game position that the search can walk forwards and back.
@@ -181,7 +185,7 @@ pub fn solve<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budge
         table,
         nodes: 0,
         node_limit: budget.node_limit,
-        deadline: budget.time_limit.map(|t| start + t),
+        deadline: budget.time_limit.and_then(|t| start.checked_add(t)),
         interrupted: budget.interrupted,
         was_interrupted: false,
         out_of_budget: false,

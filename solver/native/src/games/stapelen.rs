@@ -7,7 +7,8 @@
 //! player's, and a card is tried on only one of several foundations with equal tops.
 
 use crate::search::Game;
-use crate::tableau::{rank, Tableau};
+use crate::search::rng::shuffled_deck;
+use crate::search::tableau::{rank, seeded_columns, Tableau};
 
 pub const COLUMNS: usize = 13;
 pub const DEPTH: usize = 4;
@@ -96,5 +97,5 @@ impl Game for Stapelen {
 
 /// The seeded deal: as Twaalven en veertienen (card k to column k % 13, depth k / 13).
 pub fn deal(seed: u64) -> Vec<Vec<u8>> {
-    crate::twaalven::deal(seed)
+    seeded_columns(&shuffled_deck(seed), COLUMNS)
 }

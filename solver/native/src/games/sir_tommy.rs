@@ -20,7 +20,7 @@
 //! Dominance (`safe_play`): some plays never turn a winnable position into a lost one, so when
 //! one is available it is the only move tried. The proof is in `safe_play`'s comment.
 
-use crate::rng::SplitMix64;
+use crate::search::rng::SplitMix64;
 use crate::search::Game;
 
 pub const FOUNDATIONS: usize = 4;
@@ -437,7 +437,7 @@ fn next_permutation(items: &mut [usize]) -> bool {
 /// The seeded deal: the shuffled deck is the stock, index 0 on top.
 pub fn deal(seed: u64) -> Vec<u8> {
     let mut deck: Vec<u8> = (0..52).collect();
-    crate::rng::shuffle(&mut deck, seed);
+    crate::search::rng::shuffle(&mut deck, seed);
     deck
 }
 

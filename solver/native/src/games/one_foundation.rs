@@ -3,7 +3,8 @@
 //! the foundation starts with the ace of spades). Lost when no top card fits.
 
 use crate::search::Game;
-use crate::tableau::{rank, Tableau};
+use crate::search::rng::{shuffle, shuffled_deck};
+use crate::search::tableau::{rank, seeded_columns, Tableau};
 use std::cell::Cell;
 
 /// Entries in the cache of rank-walk answers (512 KiB).
@@ -234,21 +235,21 @@ impl<const C: usize, const D: usize> Game for OneFoundation<C, D> {
 
 /// The seeded All in a Row deal: card k of the shuffled deck to column k % 13.
 pub fn all_in_a_row_deal(seed: u64) -> Vec<Vec<u8>> {
-    crate::twaalven::deal(seed)
+    seeded_columns(&shuffled_deck(seed), 13)
 }
 
 /// The seeded Black Hole deal: the AS removed, the other 51 shuffled, card k to column k % 17.
 pub fn black_hole_deal(seed: u64) -> Vec<Vec<u8>> {
     let mut deck: Vec<u8> = (1..52).collect();
-    crate::rng::shuffle(&mut deck, seed);
-    (0..17).map(|c| (0..3).map(|d| deck[d * 17 + c]).collect()).collect()
+    shuffle(&mut deck, seed);
+    seeded_columns(&deck, 17)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::{solve, Budget, Game, Outcome};
-    use crate::table::LostTable;
+    use crate::search::table::LostTable;
 
     /// The mirror image of a position is won exactly when the position is, and its win played
     /// backwards is a win of the position. Returns whether the position is won.

@@ -1,6 +1,6 @@
 //! The Game's kernel as seen from Python: `TheGameKernel(table_entries).solve(...)`.
 
-use crate::the_game::{self, BoundTable, Rules, Solver, PILES};
+use crate::games::the_game::{self, BoundTable, Rules, Solver, PILES};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
@@ -59,7 +59,7 @@ impl TheGameKernel {
             self.rules = Some(same);
         }
         let rules = Rules::new(draw, hands.len(), hand_size, expert, top);
-        let budget = crate::budget(node_limit, time_limit);
+        let budget = super::budget(node_limit, time_limit)?;
         let table = &mut self.table;
         let answer = py.detach(|| Solver::new(&rules, table, budget).solve(&root, &beam_widths));
         if answer.interrupted {

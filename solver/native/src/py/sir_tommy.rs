@@ -1,8 +1,8 @@
 //! Python face of the Sir Tommy voor twee kernel (`solver._native.SirTommyKernel`).
 
 use crate::search;
-use crate::sir_tommy::{self, Move, SirTommy, FOUNDATIONS};
-use crate::table::LostTable;
+use crate::games::sir_tommy::{self, Move, SirTommy, FOUNDATIONS};
+use crate::search::table::LostTable;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
@@ -64,7 +64,7 @@ impl SirTommyKernel {
             self.table.clear();
             self.layout = (stock.clone(), rows.len(), top_rank);
         }
-        let budget = crate::budget(node_limit, time_limit);
+        let budget = super::budget(node_limit, time_limit)?;
         let table = &mut self.table;
         let result = py.detach(|| search::solve(&mut game, table, budget));
         if result.interrupted {

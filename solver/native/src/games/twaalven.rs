@@ -6,7 +6,8 @@
 //! whose count is used up, which prunes most of the tree for free.
 
 use crate::search::Game;
-use crate::tableau::{rank, Tableau};
+use crate::search::rng::shuffled_deck;
+use crate::search::tableau::{rank, seeded_columns, Tableau};
 
 pub const COLUMNS: usize = 13;
 pub const DEPTH: usize = 4;
@@ -239,15 +240,14 @@ impl Game for Twaalven {
 
 /// The seeded deal: card k of the shuffled deck goes to column k % 13, depth k / 13.
 pub fn deal(seed: u64) -> Vec<Vec<u8>> {
-    let deck = crate::rng::shuffled_deck(seed);
-    (0..COLUMNS).map(|c| (0..DEPTH).map(|d| deck[d * COLUMNS + c]).collect()).collect()
+    seeded_columns(&shuffled_deck(seed), COLUMNS)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::{solve, Budget, Outcome};
-    use crate::table::LostTable;
+    use crate::search::table::LostTable;
 
     #[test]
     fn full_deck_needs_each_pair_twice_and_doubles_once() {

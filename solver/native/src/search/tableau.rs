@@ -11,6 +11,12 @@ pub struct Tableau<const C: usize, const D: usize> {
     heights_key: u64,
 }
 
+/// The seeded tableau of RULES.md: card k of the shuffled `deck` goes to column k % `columns`,
+/// depth k / `columns` (bottom card first).
+pub fn seeded_columns(deck: &[u8], columns: usize) -> Vec<Vec<u8>> {
+    (0..columns).map(|c| deck[c..].iter().step_by(columns).copied().collect()).collect()
+}
+
 pub fn rank(card: u8) -> u8 {
     card % 13 + 1
 }

@@ -1,0 +1,56 @@
+//! The bindings Python calls (`solver._native`): the kernels of the column games (`Kernel`),
+//! of The Game and of Sir Tommy, the seeded shuffle and deals, and the budget every search
+//! takes from Python.
+
+mod kernel;
+mod sir_tommy;
+mod the_game;
+
+use crate::games::GameKind;
+use crate::search::{rng, Budget};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::time::Duration;
+
+/// The shuffled order of `0..n` for `seed` (SplitMix64, Fisher–Yates from the end).
+#[pyfunction]
+fn shuffled(seed: u64, n: usize) -> Vec<u32> {
+    let mut items: Vec<u32> = (0..n as u32).collect();
+    rng::shuffle(&mut items, seed);
+    items
+}
+
+/// The seeded deal of `game` as lists of card ids (see `GameKind::deal`).
+#[pyfunction]
+fn deal(game: &str, seed: u64) -> PyResult<Vec<Vec<u8>>> {
+    game.parse::<GameKind>().and_then(|kind| kind.deal(seed)).map_err(PyValueError::new_err)
+}
+
+/// Whether Ctrl-C (or another signal whose Python handler raises) arrived during a search.
+fn signal_pending() -> bool {
+    Python::attach(|py| py.check_signals().is_err())
+}
+
+/// The budget of one search from Python's limits: `node_limit` 0 is no node limit, a
+/// `time_limit` of None, infinity or beyond what a `Duration` holds is no time limit, and a
+/// negative or NaN time limit is an error (never a panic).
+pub(crate) fn budget(node_limit: u64, time_limit: Option<f64>) -> PyResult<Budget> {
+    let time_limit = match time_limit {
+        Some(seconds) if seconds.is_nan() || seconds < 0.0 => {
+            return Err(PyValueError::new_err(format!("time limit {seconds} is not a number of seconds >= 0")));
+        }
+        Some(seconds) => Duration::try_from_secs_f64(seconds).ok(),
+        None => None,
+    };
+    Ok(Budget { node_limit, time_limit, interrupted: Some(signal_pending) })
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(shuffled, m)?)?;
+    m.add_function(wrap_pyfunction!(deal, m)?)?;
+    kernel::register(m)?;
+    the_game::register(m)?;
+    sir_tommy::register(m)?;
+    Ok(())
+}
