@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 
-from solver.report import percentile
+from solver.batch.report import percentile
 
 
 def seconds_rows(seconds: list[float], slowest_seed: int | None) -> list[tuple[str, str]]:

@@ -28,9 +28,9 @@ from pathlib import Path
 from puzzles.cards import card_name, parse_card
 from puzzles.lines import replay
 from solver.registry import GAMES
-from solver.report import percentile
+from solver.batch.report import percentile
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
-from solver.survey import seed_range
+from solver.batch.survey import seed_range
 
 #: our game name -> theirs
 THEIR_GAME = {"black-hole": "black_hole", "all-in-a-row": "all_in_a_row"}

@@ -17,7 +17,7 @@ from collections import Counter
 from bench_table import print_rows, seconds_rows
 from solver.registry import game
 from solver.result import UNKNOWN, WINNABLE, Budget
-from solver.survey import seed_range
+from solver.batch.survey import seed_range
 
 
 def main() -> None:

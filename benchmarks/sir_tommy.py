@@ -17,9 +17,9 @@ from collections import Counter
 
 from bench_table import print_rows, seconds_rows
 from puzzles import sir_tommy as rules
-from solver import sir_tommy as engine
+from solver.games.sir_tommy import engine
 from solver.result import UNKNOWN, WINNABLE, Budget
-from solver.survey import seed_range
+from solver.batch.survey import seed_range
 
 
 def main() -> None:

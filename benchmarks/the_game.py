@@ -18,10 +18,10 @@ import time
 from bench_table import print_rows
 from puzzles import the_game as rules
 from puzzles.the_game import EndTurn, Play
-from solver import the_game as engine
-from solver.report import percentile
+from solver.games.the_game import engine
+from solver.batch.report import percentile
 from solver.result import UNKNOWN, Budget
-from solver.survey import seed_range, wilson
+from solver.batch.survey import seed_range, wilson
 
 #: Extra plays beyond the minimum are made while they move a pile by at most this much.
 SMALL_GAP = 2

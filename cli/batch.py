@@ -11,13 +11,17 @@ import time
 
 import click
 
-from .common import EXIT_CODES, InputError, budget_options, emit_json, game_choice, progress
 from puzzles.errors import WinnableError
-from solver import generate as generating
-from solver import report as reporting
-from solver import survey as surveying
-from solver.files import replacing
+from solver.batch import generate as generating
+from solver.batch import report as reporting
+from solver.batch import survey as surveying
+from solver.batch.files import replacing
 from solver.result import WINNABLE
+
+from .common import (
+    EXIT_CODES, InputError, budget_options, checked, emit_json, game_choice, jobs_option, progress, shown,
+    with_game_options,
+)
 
 SURVEY_EXIT_CODES = EXIT_CODES + "\n       (after Ctrl-C every deal finished so far is stored: rerun to resume)"
 
@@ -29,19 +33,9 @@ def seeds_option(default: str | None):
     )
 
 
-def jobs_option(command):
-    return click.option(
-        "--jobs", type=click.IntRange(1), default=os.cpu_count() or 1, show_default="number of CPUs",
-        help="Worker processes.",
-    )(command)
-
-
-def checked(function, *args):
-    """function(*args), with bad input (a seed range, a database, a cluster) as exit code 2."""
-    try:
-        return function(*args)
-    except WinnableError as error:
-        raise InputError(str(error)) from None
+def variant_of(entry, given: dict) -> str:
+    """The label of the variant the user chose (the game's options they gave)."""
+    return entry.variant_label(checked(entry.checked, given, "rules"))
 
 
 def interrupted(what: str):
@@ -56,19 +50,24 @@ def interrupted(what: str):
 @click.option("--db", "db_path", metavar="FILE", required=True, help="SQLite results database (created if missing).")
 @jobs_option
 @click.option("--cluster", metavar="ADDRESS", help="Run on the Dask scheduler at ADDRESS (pip install 'winnable[cluster]').")
+@click.option("--retry-unknown", is_flag=True, help="Also solve again the deals stored as 'unknown' (give a bigger budget).")
+@with_game_options("rules")
 @budget_options
-def survey(game_name, seed_text, db_path, jobs, cluster, as_json, time_limit, node_limit):
+def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, as_json, time_limit, node_limit):
     """Solve every seeded deal of a range and store one row per deal.
 
     Deals already in the database are skipped, so rerunning the same command resumes an
-    interrupted or crashed survey without redoing or duplicating a deal. Prints the
+    interrupted or crashed survey without redoing or duplicating a deal; with
+    --retry-unknown the deals stored as 'unknown' are solved again (with the budget given
+    now) and their rows replaced. A game's variant options (--players 3, --rows 6, ...)
+    survey that variant, stored beside the others. Prints the
     winnable share of the range with its Wilson 95% interval, whose low end counts
     'unknown' deals (budget exhausted) as unwinnable and whose high end as winnable.
     --time-limit and --node-limit apply to each deal.
 
     \b
     Rows (table `deals`, UNIQUE(game, variant, seed)): game, variant ('' for the
-    standard rules), seed, verdict, starters (winning starters, comma-separated),
+    standard rules, else the options given, e.g. 'players=3 expert'), seed, verdict, starters (winning starters, comma-separated),
     score (NULL unless the game scores), nodes, seconds (to deal and solve), method,
     solution (one move per line, the game's notation).
     --json prints {"game", "variant", "seeds": [FIRST, LAST], "deals", "new",
@@ -77,10 +76,11 @@ def survey(game_name, seed_text, db_path, jobs, cluster, as_json, time_limit, no
     (stored before or now), new those solved by this run.
     """
     entry = game_choice(game_name)
+    variant = variant_of(entry, given)
     seeds = checked(surveying.seed_range, seed_text)
     started = time.perf_counter()
     with checked(surveying.Store, db_path) as store:
-        todo = surveying.pending(store, entry.name, "", seeds)
+        todo = surveying.pending(store, entry.name, variant, seeds, retry_unknown)
         winnable = 0
 
         def on_rows(rows):
@@ -91,13 +91,13 @@ def survey(game_name, seed_text, db_path, jobs, cluster, as_json, time_limit, no
 
         try:
             with surveying.workers(jobs, cluster) as run_tasks, progress(total=len(todo), unit="deal") as bar:
-                new = surveying.run(store, entry.name, "", todo, run_tasks, time_limit, node_limit, jobs, on_rows)
+                new = surveying.run(store, entry.name, variant, todo, run_tasks, time_limit, node_limit, jobs, on_rows)
         except WinnableError as error:  # the cluster cannot be used
             raise InputError(str(error)) from None
         except KeyboardInterrupt:
-            stored = len(seeds) - len(surveying.pending(store, entry.name, "", seeds))
-            interrupted(f"{stored} of {len(seeds)} deals of the range are stored in {db_path}; rerun to resume")
-        summary = store.summary(entry.name, "", seeds)
+            stored = len(seeds) - len(surveying.pending(store, entry.name, variant, seeds))
+            interrupted(f"{stored} of {len(seeds)} deals of the range are stored in {shown(db_path)}; rerun to resume")
+        summary = store.summary(entry.name, variant, seeds)
     wall = time.perf_counter() - started
     if as_json:
         emit_json({
@@ -106,7 +106,8 @@ def survey(game_name, seed_text, db_path, jobs, cluster, as_json, time_limit, no
         return
     low, high = summary.interval
     counts = ", ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items())
-    click.echo(f"{entry.title}, seeds {seeds.start}-{seeds.stop - 1}: {summary.deals} deals ({new} solved now, "
+    title = f"{entry.title} ({variant})" if variant else entry.title
+    click.echo(f"{title}, seeds {seeds.start}-{seeds.stop - 1}: {summary.deals} deals ({new} solved now, "
                f"{summary.deals - new} stored before) in {wall:.1f} s")
     click.echo(counts)
     click.echo(f"winnable {100 * summary.share:.2f}% (Wilson 95%: {100 * low:.2f}-{100 * high:.2f}%, "
@@ -121,16 +122,19 @@ def survey(game_name, seed_text, db_path, jobs, cluster, as_json, time_limit, no
 @click.option("--unwinnable", is_flag=True, help="Proven-unwinnable deals with their explanation instead.")
 @seeds_option("1-100000")
 @jobs_option
+@with_game_options("rules")
 @budget_options
-def generate(game_name, count, out_dir, difficulty, unwinnable, seed_text, jobs, as_json, time_limit, node_limit):
+def generate(game_name, count, out_dir, difficulty, unwinnable, seed_text, jobs, given, as_json, time_limit,
+             node_limit):
     """Write deals proven winnable (or, with --unwinnable, proven unwinnable), one file each.
 
     Seeds are tried in order from --seeds, which also bounds the search: when the range
     runs out first, fewer than COUNT files are written and the command says so (exit 0).
     Each file is DIR/GAME-SEED.txt: comment lines with the verdict, the difficulty and the
     solution (replayed by the reference rules) or the explanation, then the deal, so
-    `winnable solve GAME FILE` reads it. --time-limit and --node-limit apply to each
-    deal (its solve and its difficulty measurement).
+    `winnable solve GAME FILE` reads it (a comment names the variant's options, e.g.
+    --players 3, to give it). --time-limit and --node-limit apply to each deal (its
+    solve and its difficulty measurement).
 
     \b
     Difficulty: along the solution line the engine marks every legal move 'keeps
@@ -145,14 +149,20 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, seed_text, jobs,
     "critical_moves", "nodes"} for winnable deals, reasons a list for unwinnable ones.
     """
     entry = game_choice(game_name)
+    variant = variant_of(entry, given)
     if unwinnable and difficulty:
         raise InputError("--difficulty rates winnable deals; it cannot be combined with --unwinnable")
     seeds = checked(surveying.seed_range, seed_text)
     wanted = "unwinnable" if unwinnable else difficulty or "any"
-    work = checked(generating.tasks, entry.name, "", seeds, wanted, (time_limit, node_limit))
+    work = checked(generating.tasks, entry.name, variant, seeds, wanted, (time_limit, node_limit))
+    if not out_dir:
+        raise InputError("--out needs a directory name")
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise InputError(f"--out {out_dir}: not a directory")
-    os.makedirs(out_dir, exist_ok=True)
+        raise InputError(f"--out {shown(out_dir)}: not a directory")
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"--out {shown(out_dir)}: cannot make that directory ({error.strerror})") from None
     written, examined = [], 0
     try:
         with surveying.workers(jobs) as run_tasks, progress(total=count, unit="deal") as bar:
@@ -168,12 +178,12 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, seed_text, jobs,
                 if len(written) == count:
                     break
     except KeyboardInterrupt:
-        interrupted(f"{len(written)} complete files written to {out_dir}")
+        interrupted(f"{len(written)} complete files written to {shown(out_dir)}")
     kind = "unwinnable" if unwinnable else f"{difficulty} winnable" if difficulty else "winnable"
     if as_json:
         files = [{key: deal[key] for key in ("path", "seed", "verdict", "difficulty", "reasons")} for deal in written]
         emit_json({
-            "game": entry.name, "requested": count, "found": len(written), "seeds_examined": examined,
+            "game": entry.name, "variant": variant, "requested": count, "found": len(written), "seeds_examined": examined,
             "seeds": [seeds.start, seeds.stop - 1], "files": files,
         })
         return
@@ -205,13 +215,13 @@ def report(db_path, plot_path, as_json):
         try:
             reporting.plot(groups, plot_path)
         except OSError as error:
-            raise InputError(f"cannot write {plot_path}: {error.strerror}") from None
+            raise InputError(f"cannot write {shown(plot_path)}: {error.strerror}") from None
     if as_json:
         emit_json({"groups": [group.to_json() for group in groups]})
         return
     if not groups:
-        click.echo(f"{db_path}: no deals stored yet")
+        click.echo(f"{shown(db_path)}: no deals stored yet")
         return
     click.echo(reporting.table(groups))
     if plot_path:
-        click.echo(f"plot: {plot_path}")
+        click.echo(f"plot: {shown(plot_path)}")

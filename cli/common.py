@@ -1,46 +1,38 @@
-"""What every winnable command shares: exit codes, how GAME/FILE/--seed and budgets are given,
-error reporting, JSON output and progress bars."""
+"""What every winnable command shares: exit codes, how GAME/FILE/--seed, the games' options and
+budgets are given, reading input, error reporting, JSON output and progress bars.
+
+The games' options and format help come from the registry (`solver.registry.GAMES`): a game
+declares them in its entry, and every command that takes a deal offers them."""
 
 from __future__ import annotations
 
 import functools
 import json
-import sys
+import math
+import os
 
 import click
 
 from puzzles.errors import WinnableError
+from solver.contract import GameEntry, Option
+from solver.registry import GAMES
 from solver.registry import game as lookup
 
 EXIT_CODES = """\b
 Exit codes:
   0    the command ran; the verdict (winnable, unwinnable or unknown) is in its output
+       (also when the reader of its output closed the pipe early, as `| head` does)
   1    an internal error (a bug in winnable: please report it)
-  2    bad input or usage: a malformed deal or position, an unknown game, a missing file
+  2    bad input or usage: a malformed deal or position, an unknown game, a missing file,
+       an option out of range
   130  interrupted (Ctrl-C)"""
 
-INPUT_HELP = """\b
-A deal or position comes from FILE ('-' reads standard input) or from --seed N.
-One line per column, cards separated by spaces, bottom (covered) card first,
-free card last, '-' for an empty column; '#' starts a comment. A position
-mid-game adds lines:
-  twaalven                  to-move: T|F
-  stapelen                  A: 3S 4H, -, QC    (A's three foundations, bottom first)
-                            B: -, -, 7C
-                            to-move: A|B
-  all-in-a-row, black-hole  foundation: AS 2H 3D   (the cards played, in order)
-the-game has no columns: 'hand 1: 7 94 52 4 19 40 49 35' per player and
-'draw: 16 17 90 ...' (next card first, '-' for none); a position adds
-'piles: 1 1 100 100' (up1 up2 down1 down2), 'to-move: 1' and 'played: 0' (cards
-played this turn); optional 'variant: expert', 'hand-size: 7', 'cards: 2-30'.
-Its solve --json gives cards_left, lower_bound, optimal, starter, by_starter and
-solution as turns {"player": 1, "plays": [{"card": 45, "pile": "up1"}],
-"drew": [17, 88]}; analyse --json gives per move cards_left, lower_bound, optimal.
-sir-tommy: a deal is the stock, top card first, any whitespace. A position
-has one line per row (bottom first, '-' empty) and the lines
-  stock: 7S 2D …     (top first, '-' empty)   U: AS 2S, AH, -, -   (bottom first)
-  hand: 3S           (drawn, not yet played)  D: KC, -, -, -
-  to-move: U|D       (leave out hand: at the start of a turn; the mover draws)"""
+INPUT_HELP = "\b\nA deal or position comes from FILE ('-' reads standard input) or from --seed N.\n" + "\n".join(
+    entry.formats for entry in GAMES.values()
+)
+JSON_HELP = "\b\n" + "\n".join(entry.json_fields for entry in GAMES.values())
+#: Worker processes at most: more than this only costs memory and start-up time.
+MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
 
 
 class InputError(click.ClickException):
@@ -52,83 +44,152 @@ class InputError(click.ClickException):
         return self.message
 
 
-def game_choice(name: str):
+def checked(function, *args, **kwargs):
+    """function(*args, **kwargs), with bad input (WinnableError) as one line and exit code 2."""
     try:
-        return lookup(name)
+        return function(*args, **kwargs)
     except WinnableError as error:
         raise InputError(str(error)) from None
 
 
-def load(entry, source: str | None, seed: int | None, variant: dict | None = None):
-    """The deal or position named by FILE or --seed, parsed by the game's rules.
+def game_choice(name: str) -> GameEntry:
+    return checked(lookup, name)
 
-    `variant` holds the variant options the user gave (see `source_options`); a game takes only
-    those in its rules' VARIANTS.
-    """
-    if (source is None) == (seed is None):
-        raise click.UsageError("give either a FILE ('-' for standard input) or --seed N, not both")
-    variant = variant or {}
-    foreign = sorted(set(variant) - getattr(entry.rules, "VARIANTS", frozenset()))
-    if foreign:
-        raise InputError(f"{option_name(foreign[0])} does not apply to {entry.name}")
+
+def shown(path: str) -> str:
+    """A path as a user can read it, whatever bytes it holds."""
+    return click.format_filename(path)
+
+
+def read_text(source: str) -> str:
+    """The text of FILE, or of standard input for '-': UTF-8, with or without a byte-order mark."""
+    where = "standard input" if source == "-" else shown(source)
     try:
-        if seed is not None:
-            return entry.rules.deal(seed, **variant)
         if source == "-":
-            text = sys.stdin.read()
+            data = click.get_binary_stream("stdin").read()
         else:
-            with open(source, encoding="utf-8") as handle:
-                text = handle.read()
-        return entry.rules.parse(text, **variant)
+            with open(source, "rb") as handle:
+                data = handle.read()
     except OSError as error:
-        raise InputError(f"cannot read {source}: {error.strerror}") from None
+        raise InputError(f"cannot read {where}: {error.strerror}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError(f"{where}: line {line}: not UTF-8 text (byte 0x{data[error.start]:02x})") from None
+
+
+def load(entry: GameEntry, source: str | None, seed: int | None, variant: dict):
+    """The deal or position named by FILE or --seed, parsed by the game's rules with `variant`."""
+    if source is None and seed is None:
+        raise click.UsageError("give a FILE ('-' for standard input) or --seed N")
+    if source is not None and seed is not None:
+        raise click.UsageError("give a FILE or --seed N, not both")
+    if seed is not None:
+        return checked(entry.rules.deal, seed, **variant)
+    text = read_text(source)
+    where = "standard input" if source == "-" else shown(source)
+    try:
+        return entry.rules.parse(text, **variant)
     except WinnableError as error:
-        where = "standard input" if source == "-" else source or f"seed {seed}"
         raise InputError(f"{where}: {error}") from None
 
 
-def option_name(keyword: str) -> str:
-    return "--" + keyword.replace("_", "-")
+def merged(options: list[Option]) -> click.Option:
+    """One click option for every game's option of one name: an integer range spanning all
+    of them, the union of the choices, or a flag; the help lists each game's own."""
+    first = options[0]
+    if any(option.kind != first.kind for option in options):
+        raise AssertionError(f"games declare {first.flag} as different kinds of option")
+    help_text = "; ".join(option.describe() for option in options) + "."
+    if first.kind == "flag":
+        return click.option(first.flag, first.name, is_flag=True, default=None, help=help_text)
+    if first.kind == "int":
+        low, high = min(o.low for o in options), max(o.high for o in options)
+        return click.option(first.flag, first.name, type=click.IntRange(low, high), help=help_text)
+    choices = sorted({choice for option in options for choice in option.choices})
+    return click.option(first.flag, first.name, type=click.Choice(choices), help=help_text)
 
 
-VARIANT_OPTIONS = {
-    "players": click.option("--players", type=click.IntRange(1, 5), help="the-game: players, 1-5 (default 1)."),
-    "expert": click.option("--expert", is_flag=True, help="the-game: expert rules (at least 3 cards a turn)."),
-    "smaller_hand": click.option("--smaller-hand", is_flag=True, help="the-game: hands one card smaller."),
-    "rows": click.option("--rows", type=click.IntRange(1), help="sir-tommy: number of rows (default 4)."),
-}
+def declared(target: str) -> dict[str, list[Option]]:
+    """Every registered game's options for `target` ("rules" or "solve"), by name."""
+    by_name: dict[str, list[Option]] = {}
+    for entry in GAMES.values():
+        for option in entry.options:
+            if option.target == target:
+                by_name.setdefault(option.name, []).append(option)
+    return by_name
+
+
+def with_game_options(*targets: str):
+    """A decorator adding the games' options for `targets`; the command receives the ones the
+    user gave as one dict, `given`."""
+
+    def decorate(callback):
+        names = [name for target in targets for name in declared(target)]
+
+        @functools.wraps(callback)
+        def with_given(**kwargs):
+            values = {name: kwargs.pop(name) for name in names}
+            given = kwargs.pop("given", {})  # the options of an outer decorator of this kind
+            given.update((name, value) for name, value in values.items() if value not in (None, False))
+            return callback(given=given, **kwargs)
+
+        command = with_given
+        for target in reversed(targets):
+            for options in reversed(declared(target).values()):
+                command = merged(options)(command)
+        return command
+
+    return decorate
 
 
 def source_options(callback):
-    """GAME, FILE, --seed and the variant options: how every command names its deal or position.
-
-    The command receives the variant options the user gave as one dict, `variant`.
-    """
-
-    @functools.wraps(callback)
-    def with_variant(**kwargs):
-        given = {name: kwargs.pop(name) for name in VARIANT_OPTIONS}
-        variant = {name: value for name, value in given.items() if value not in (None, False)}
-        return callback(variant=variant, **kwargs)
-
-    command = with_variant
-    for option in reversed(VARIANT_OPTIONS.values()):
-        command = option(command)
+    """GAME, FILE, --seed and the games' variant options: how every command names its deal or
+    position. The command receives the variant options the user gave as one dict, `given`."""
+    command = with_game_options("rules")(callback)
     command = click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Use the seeded deal N.")(command)
     command = click.argument("source", metavar="[FILE]", required=False)(command)
     return click.argument("game_name", metavar="GAME")(command)
 
 
+class Seconds(click.ParamType):
+    """A time limit in seconds: a positive number, or 'inf' (no limit); NaN and values of 0 or
+    less are refused."""
+
+    name = "SECONDS"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, float):
+            seconds = value
+        else:
+            try:
+                seconds = float(value)
+            except (TypeError, ValueError):
+                self.fail(f"{value!r} is not a number of seconds (or 'inf' for no limit)", param, ctx)
+        if math.isnan(seconds) or seconds <= 0:
+            self.fail(f"{value!r}: the time limit must be a number of seconds above 0 (or 'inf' for no limit)",
+                      param, ctx)
+        return seconds
+
+
 def budget_options(command):
     command = click.option(
-        "--node-limit", type=click.IntRange(0), default=0, show_default=True,
-        help="Stop after this many search nodes (0: no limit); the verdict is then 'unknown'.",
+        "--node-limit", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+        help="Stop a kernel search after this many nodes (0: no limit); the verdict is then 'unknown'.",
     )(command)
     command = click.option(
-        "--time-limit", type=click.FloatRange(0, min_open=True), default=30.0, show_default=True,
-        help="Stop after this many seconds; the verdict is then 'unknown'.",
+        "--time-limit", type=Seconds(), default=30.0, show_default=True,
+        help="Stop after this many seconds ('inf': no limit); the verdict is then 'unknown'.",
     )(command)
     return click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")(command)
+
+
+def jobs_option(command):
+    return click.option(
+        "--jobs", type=click.IntRange(1, MAX_JOBS), default=os.cpu_count() or 1, show_default="number of CPUs",
+        help=f"Worker processes, 1 to {MAX_JOBS}.",
+    )(command)
 
 
 def emit_json(payload: dict) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -11,9 +12,10 @@ from solver.result import Budget
 
 from .batch import generate, report, survey
 from .common import (
-    EXIT_CODES, INPUT_HELP, InputError, budget_options, emit_json, game_choice, load, option_name, progress,
-    source_options,
+    EXIT_CODES, INPUT_HELP, JSON_HELP, budget_options, checked, emit_json, game_choice, load, progress,
+    source_options, with_game_options,
 )
+
 
 @click.group(epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
 def main():
@@ -26,46 +28,41 @@ def main():
 @main.command()
 def games():
     """List the games winnable knows."""
-    for name, entry in sorted(GAMES.items()):
-        click.echo(f"{name:12} {entry.title}")
+    for name, entry in GAMES.items():
+        click.echo(f"{name:16} {entry.title}")
+
+
+def prepared(game_name: str, source, seed, given: dict):
+    """The registry entry, the deal or position, and the solve options the user gave."""
+    entry = game_choice(game_name)
+    variant = checked(entry.checked, given, "rules")
+    solve_options = checked(entry.checked, given, "solve")
+    return entry, load(entry, source, seed, variant), solve_options
 
 
 @main.command(epilog=EXIT_CODES)
 @source_options
-def deal(game_name, source, seed, variant):
+def deal(game_name, source, seed, given):
     """Print a deal (from --seed N or FILE) in the game's text format."""
-    entry = game_choice(game_name)
-    position = load(entry, source, seed, variant)
+    entry, position, _ = prepared(game_name, source, seed, given)
     header = f"# {entry.title}, seed {seed}\n" if seed is not None else ""
     click.echo(header + entry.rules.format_position(position), nl=False)
 
 
 @main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
 @source_options
+@with_game_options("solve")
 @budget_options
-@click.option("--maximise", type=click.Choice(["U", "D"]), help="sir-tommy: the most cards U (or D) can hold in a win.")
-def solve(game_name, source, seed, variant, as_json, time_limit, node_limit, maximise):
+def solve(game_name, source, seed, given, as_json, time_limit, node_limit):
     """Is the deal or position winnable, by which starter(s), and how?
 
     \b
     --json prints {"game", "verdict", "starters", "starter", "solution",
-    "explanation", "stats": {"nodes", "seconds", "method"}}: solution is the
-    list of turns from the start (played by "starter" first), each
-    {"player": "T"|"F", "cards": ["9H", "5C"], "columns": [4, 11]},
-    columns numbered from 1; stats.seconds is search time in the process.
-    sir-tommy: each turn is {"player": "U"|"D", "drew": ["4H", ...],
-    "plays": [{"card", "from": "drawn"|"row N", "foundation": N}],
-    "placed": [{"card", "row"}]} (end-phase turns: no drew/placed; a pass:
-    no plays); "held" gives each player's cards at the end; with
-    --maximise, "maximise": {"player", "held", "proven_optimal",
-    "super_winner_possible"}.
+    "explanation", "stats": {"nodes", "seconds", "method"}, "seed"} and the
+    game's own fields below: solution is the list of turns from the start
+    (played by "starter" first); stats.seconds is search time in the process.
     """
-    entry = game_choice(game_name)
-    position = load(entry, source, seed, variant)
-    options = {"maximise": maximise} if maximise else {}
-    foreign = sorted(set(options) - getattr(entry.engine, "SOLVE_OPTIONS", frozenset()))
-    if foreign:
-        raise InputError(f"{option_name(foreign[0])} does not apply to {entry.name}")
+    entry, position, options = prepared(game_name, source, seed, given)
     result = entry.engine.solve(position, Budget(time_limit, node_limit), **options)
     if as_json:
         emit_json({**result.to_json(), "seed": seed})
@@ -74,13 +71,18 @@ def solve(game_name, source, seed, variant, as_json, time_limit, node_limit, max
     echo_lines(result.lines())
 
 
+solve.help += "\n\n" + JSON_HELP
+
+
 @main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
 @source_options
 @budget_options
-def explain(game_name, source, seed, variant, as_json, time_limit, node_limit):
-    """Why a deal or position cannot be won, in words a player can check."""
-    entry = game_choice(game_name)
-    position = load(entry, source, seed, variant)
+def explain(game_name, source, seed, given, as_json, time_limit, node_limit):
+    """Why a deal or position cannot be won, in words a player can check.
+
+    --json prints {"game", "verdict", "reasons", "method", "seed"}.
+    """
+    entry, position, _ = prepared(game_name, source, seed, given)
     explanation = entry.engine.explain(position, Budget(time_limit, node_limit))
     if as_json:
         emit_json({"game": entry.name, **explanation.to_json(), "seed": seed})
@@ -91,16 +93,17 @@ def explain(game_name, source, seed, variant, as_json, time_limit, node_limit):
 @main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
 @source_options
 @budget_options
-def analyse(game_name, source, seed, variant, as_json, time_limit, node_limit):
+def analyse(game_name, source, seed, given, as_json, time_limit, node_limit):
     """For every legal move: does it keep the game winnable?
 
     \b
     Each move is marked 'keeps winnable', 'loses' or 'unknown'; losing moves
     get a short reason where one is found. --json prints {"game", "verdict",
-    "moves": [{"move", "notation", "verdict", "reason"}], "stats"}.
+    "moves": [{"move", "notation", "verdict", "reason"}], "stats", "seed"};
+    optimisation games add each move's value, proven bound, "optimal" and
+    "best" (true, false, or null while not proven either way).
     """
-    entry = game_choice(game_name)
-    position = load(entry, source, seed, variant)
+    entry, position, _ = prepared(game_name, source, seed, given)
     result = entry.engine.analyse(position, Budget(time_limit, node_limit), progress=progress)
     if as_json:
         emit_json({**result.to_json(), "seed": seed})
@@ -118,13 +121,19 @@ for command in (generate, survey, report):
 
 
 def run():
-    """The console script: click's handling, but Ctrl-C exits 130 without a traceback."""
+    """The console script: click's handling, but Ctrl-C exits 130 without a traceback and a
+    reader that closes the pipe early ends the command quietly."""
     try:
         code = main.main(standalone_mode=False)
+        sys.stdout.flush()
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)
     except (click.Abort, KeyboardInterrupt):
         click.echo("interrupted", err=True)
         sys.exit(130)
+    except BrokenPipeError:
+        # Python would report the failed flush of stdout at exit: point stdout at nothing first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
     sys.exit(code if isinstance(code, int) else 0)

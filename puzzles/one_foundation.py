@@ -57,6 +57,8 @@ class Position:
 
     columns: tuple[tuple[int, ...], ...]
     foundation: tuple[int, ...] = ()
+    #: one player: nobody to name as the one to move
+    to_move = None
 
     @property
     def remaining(self) -> int:

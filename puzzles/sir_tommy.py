@@ -43,7 +43,6 @@ from .tableau import format_columns, read_layout
 
 NAME = "sir-tommy"
 TITLE = "Sir Tommy voor twee"
-VARIANTS = frozenset({"rows"})
 PLAYERS = ("U", "D")
 FOUNDATIONS = 4
 DRAW = 3

@@ -37,6 +37,11 @@ def follows(below: int, card: int) -> bool:
     return rank(below) % 13 + 1 == rank(card)
 
 
+def previous_rank(r: int) -> int:
+    """The rank a card of rank `r` lies on: one lower, K below A."""
+    return (r - 2) % 13 + 1
+
+
 def other(player: str) -> str:
     return "B" if player == "A" else "A"
 

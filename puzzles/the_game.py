@@ -28,7 +28,6 @@ from .lines import replay  # noqa: F401  (part of each game's rules)
 
 NAME = "the-game"
 TITLE = "The Game"
-VARIANTS = frozenset({"players", "expert", "smaller_hand"})
 PILES = ("up1", "up2", "down1", "down2")
 TOP = 99
 MAX_PLAYERS = 5
@@ -439,6 +438,41 @@ def format_position(position: Position) -> str:
         lines.append(f"to-move: {p.to_move}")
         lines.append(f"played: {p.played}")
     return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One player's turn in a line: the plays in order (with whether each was a backwards
+    trick) and the cards drawn after it (none when the game ended during the turn)."""
+
+    player: int
+    plays: tuple[tuple[Play, bool], ...]
+    drew: tuple[int, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "plays": [play.to_json() for play, _ in self.plays], "drew": list(self.drew)}
+
+    def __str__(self) -> str:
+        plays = ", ".join(f"{p.card} {PILES[p.pile]}{' (backwards)' if back else ''}" for p, back in self.plays)
+        drew = f"; drew {' '.join(map(str, self.drew))}" if self.drew else ""
+        return f"player {self.player}: {plays or 'no plays'}{drew}"
+
+
+def turns(start: Position, moves: list) -> list[Turn]:
+    """A line of moves grouped into turns, replaying every move."""
+    result, position, player, plays, drew = [], start, None, [], ()
+    for move in moves:
+        if player is None:
+            player, plays = position.to_move, []
+        if isinstance(move, Play):
+            plays.append((move, is_backwards(move.pile, position.piles[move.pile], move.card)))
+        else:
+            result.append(Turn(player, tuple(plays), position.drawn()))
+            player = None
+        position = position.apply(move)
+    if player is not None:
+        result.append(Turn(player, tuple(plays)))
+    return result
 
 
 def canonical(position: Position) -> tuple:

@@ -1,45 +1,232 @@
-"""The search flow every game shares: the Rust kernel within a budget, CP-SAT for what it leaves
-open, every winning line replayed by the reference rules, and solve/analyse built on that.
+"""The flows every game shares, on hooks each game's engine overrides.
 
-A game supplies a `GameEngine`: how to hand a position to its kernel and read the kernel's line
-back as moves, its CP-SAT solve (optional) and its short reasons why a position is lost.
+`Engine` holds what every command does the same way for every game: `explain` (solve, then the
+game's short reasons, its CP-SAT unsat core, a small proof tree, or the search's word), the
+analysis of every legal move, and the starts of a deal whose players choose who begins.
+`DecisionEngine` adds the search flow of a win-or-lose game: the Rust kernel within a budget,
+CP-SAT for what it leaves open, and every winning line replayed by the reference rules.
+Optimisation games (The Game and its editions) override `solve` and `analyse` and answer with
+`OptimumResult`s; `explain` then asks them for `optimum_reasons`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 from puzzles.lines import replay
 
 from ._native import Kernel
-from .result import UNKNOWN, UNWINNABLE, WINNABLE, AnalyseResult, Budget, Explanation, MoveVerdict, SolveResult, Stats
+from .result import (
+    KEEPS, LOSES, MOVE_LABELS, UNKNOWN, UNWINNABLE, WINNABLE, AnalyseResult, Budget, Explanation, MoveVerdict,
+    OptimumResult, SatResult, SolveResult, Stats,
+)
+from .words import core_sentence, where
 
-MOVE_LABELS = {WINNABLE: "keeps winnable", UNWINNABLE: "loses"}
 #: How far ahead, and in how many lines at most, `explain` spells out a proof tree.
 REFUTATION_DEPTH = 8
 REFUTATION_LINES = 60
+NOT_DECIDED = "Not decided within the budget, so there is nothing to explain yet."
 
 
-@dataclass
-class GameEngine:
-    name: str
-    #: position -> (columns, to_move as 0/1, foundation tops): the kernel's view of a position
-    to_kernel: Callable
-    #: (position, (a, b)) -> the move the kernel's pair denotes in that position
-    from_kernel: Callable
-    #: position -> the positions to search: the given one, or a deal with each starter
-    starts: Callable = lambda position: [position]
-    #: (position, time_limit) -> object with verdict, moves and seconds; None: no CP-SAT model
-    sat_solve: Callable | None = None
-    #: position -> the sentences found that say why it is lost (possibly none)
-    reasons: Callable = lambda position: []
-    #: for games whose players are interchangeable: all of them win when one start does
+class Engine:
+    """A game's engine: the shared flows, and the hooks a game overrides (below)."""
+
+    name: str = ""
+    #: the players, when the players of a deal choose who starts (each is tried)
+    starters: tuple = ()
+    #: CP-SAT unsat cores in words: a win "takes" every card; without one, the rest can be "taken"
+    core_verbs: tuple[str, str] = ("takes", "taken")
+
+    # --- hooks --------------------------------------------------------------------------------
+
+    def solve(self, position, budget: Budget | None = None, **options) -> SolveResult:
+        raise NotImplementedError
+
+    def starts(self, position) -> list:
+        """The positions a deal is searched from: one per starter when the players choose who
+        starts and the position names no player to move yet, else the position itself."""
+        if self.starters and position.to_move is None:
+            return [position.start(player) for player in self.starters]
+        return [position]
+
+    def turns(self, start, moves: list) -> list:
+        """The line as the game shows it, turn by turn (default: every move is a turn)."""
+        return list(moves)
+
+    def reasons(self, position) -> list[str]:
+        """Sentences that each prove the position lost (possibly none)."""
+        return []
+
+    def core(self, position, time_limit: float | None) -> tuple[list[int], bool] | None:
+        """A CP-SAT unsat core: cards no line of play gets all of, and whether the set is
+        minimal; None when the game has no model, or none is found in time."""
+        return None
+
+    def where(self, position, card: int) -> str:
+        """Where a card lies, for sentences: 'QC (col 1, top)'."""
+        return where(position, card)
+
+    def winnable_reasons(self, position, result: SolveResult) -> list[str]:
+        """What explain says of a winnable deal or position: who can start, and for a deal
+        that some starters lose, why they do."""
+        if not self.starters or position.to_move is not None:
+            mover = f" with {position.to_move} to move" if position.to_move is not None else ""
+            return [f"Winnable{mover}; `winnable solve` prints a winning line."]
+        losers = [player for player in self.starters if str(player) not in result.starters]
+        if not losers:
+            return ["Winnable whoever starts; `winnable solve` prints a winning line."]
+        who = " or ".join(result.starters)
+        found = [f"Winnable only with {who} starting; `winnable solve` prints a winning line."]
+        for loser in losers:
+            why = self.short_reason(position.start(loser))
+            found.append(f"With {loser} starting it is lost: {why}" if why else
+                         f"With {loser} starting it is lost; the exhaustive search refuted every line.")
+        return found
+
+    def optimum_reasons(self, position, result: OptimumResult, budget: Budget) -> list[str]:
+        """What explain says of an optimisation's result (optimisation games override it)."""
+        raise NotImplementedError
+
+    # --- shared flows ---------------------------------------------------------------------------
+
+    def short_reason(self, position) -> str | None:
+        found = self.reasons(position)
+        return found[0] if found else None
+
+    def explain(self, position, budget: Budget | None = None) -> Explanation:
+        """Why the deal or position cannot be won, or that it can (and by whom)."""
+        budget = budget or Budget()
+        result = self.solve(position, budget)
+        if isinstance(result, OptimumResult):
+            method = "rules" if result.verdict == WINNABLE else "search"
+            return Explanation(result.verdict, self.optimum_reasons(position, result, budget), method)
+        if result.verdict == WINNABLE:
+            found = self.winnable_reasons(position, result)
+            return Explanation(WINNABLE, found, "rules" if len(found) > 1 else "none")
+        if result.verdict == UNKNOWN:
+            return Explanation(UNKNOWN, [NOT_DECIDED], "none")
+        found = self.reasons(position)
+        if found:
+            return Explanation(UNWINNABLE, found, "rules")
+        starts = self.starts(position)
+        lines, methods = [], []
+        for start in starts:
+            found, method = self.lost_reason(start, budget)
+            if len(starts) > 1:
+                found[0] = f"With {start.to_move} starting: {found[0]}"
+            lines += found
+            methods.append(method)
+        return Explanation(UNWINNABLE, lines, next(m for m in ("cp-sat core", "rules", "search") if m in methods))
+
+    def lost_reason(self, start, budget: Budget) -> tuple[list[str], str]:
+        """Why one start is lost, best first: a short reason, the CP-SAT unsat core, a proof
+        tree of short reasons a few moves deep, or the exhaustive search's word."""
+        text = self.short_reason(start)
+        if text is not None:
+            return [text], "rules"
+        core = self.core(start, budget.seconds_left())
+        if core is not None:
+            return [core_sentence(start, *core, *self.core_verbs, name=self.where)], "cp-sat core"
+        tree = self.refutation(start)
+        if tree is not None:
+            return tree, "rules"
+        return ["No short reason found; the exhaustive search refuted every line of play."], "search"
+
+    def refutation(self, position, depth: int = 0, indent: str = "", room: list | None = None) -> list[str] | None:
+        """A small proof tree for a lost position with no short reason: every legal move,
+        each followed by why the position after it is lost, up to REFUTATION_DEPTH moves ahead
+        and REFUTATION_LINES lines. None when the tree does not fit."""
+        room = room if room is not None else [REFUTATION_LINES]
+        lines = []
+
+        def add(line: str) -> bool:
+            room[0] -= 1
+            lines.append(line)
+            return room[0] >= 0
+
+        for move in position.legal_moves():
+            after = position.apply(move)
+            reason = self.short_reason(after)
+            if reason is not None:
+                if not add(f"{indent}After {move}: {reason}"):
+                    return None
+                continue
+            if depth + 1 >= REFUTATION_DEPTH or not add(f"{indent}After {move}, every next move loses:"):
+                return None
+            deeper = self.refutation(after, depth + 1, indent + "  ", room)
+            if deeper is None:
+                return None
+            lines += deeper
+        return lines or None
+
+    def analyse(self, position, budget: Budget | None = None, progress: Callable = iter) -> AnalyseResult:
+        """For every legal move (of each starter, for a deal): does it keep the game winnable?
+        The whole position is searched first with a quarter of the time; then every move gets
+        an equal share of what is left. Losing moves get a short reason where one is found."""
+        budget = budget or Budget()
+        whole = self.solve(position, budget.part(4))
+        total = Stats(method="")
+        total.add(whole.stats)
+        budget.nodes_used += whole.stats.nodes
+        moves = [(start, move) for start in self.starts(position) for move in start.legal_moves()]
+        first = self.first_moves(whole)
+        verdicts = []
+        for done, (start, move) in enumerate(progress(moves)):
+            after = start.apply(move)
+            if whole.verdict == UNWINNABLE or (start.to_move, move) in first:
+                verdict = whole.verdict
+            else:
+                part = budget.part(len(moves) - done)
+                found = self.solve(after, part)
+                budget.spend(part)
+                total.add(found.stats)
+                verdict = found.verdict
+            reason = self.short_reason(after) if verdict == UNWINNABLE else None
+            verdicts.append(MoveVerdict(move, MOVE_LABELS[verdict], reason))
+        return AnalyseResult(self.name, verdict_of_moves(whole.verdict, verdicts), verdicts, total)
+
+    def first_moves(self, result: SolveResult) -> set:
+        """(mover, move) of the first move of the solution: it keeps the game winnable."""
+        return {(result.start.to_move, result.solution[0])} if result.solution else set()
+
+
+def verdict_of_moves(whole: str, moves: list[MoveVerdict]) -> str:
+    """The position's verdict, given its own search's and its moves': a move that keeps it
+    winnable makes it winnable, and when every move loses it is lost."""
+    if whole != UNKNOWN or not moves:
+        return whole
+    if any(m.verdict == KEEPS for m in moves):
+        return WINNABLE
+    return UNWINNABLE if all(m.verdict == LOSES for m in moves) else UNKNOWN
+
+
+class DecisionEngine(Engine):
+    """A win-or-lose game searched by the column games' kernel (`solver._native.Kernel`),
+    with an optional CP-SAT model for what the kernel's budget leaves open."""
+
+    #: the game's SAT module (`solve(position, time_limit)`, `core(position, time_limit)`), if any
+    sat = None
+    #: players interchangeable by the rules: when one start wins, every starter can
     symmetric_players: tuple[str, ...] = ()
     table_entries: int = 1 << 22
 
-    def __post_init__(self):
+    def __init__(self):
         self._kernel = None
+
+    # --- hooks ----------------------------------------------------------------------------------
+
+    def to_kernel(self, position) -> tuple[list, int, list]:
+        """The kernel's view of a position: (columns, player to move as 0/1, foundation tops)."""
+        raise NotImplementedError
+
+    def from_kernel(self, position, pair: tuple[int, int]):
+        """The move the kernel's pair of numbers denotes in `position`."""
+        raise NotImplementedError
+
+    def core(self, position, time_limit: float | None):
+        return None if self.sat is None else self.sat.core(position, time_limit)
+
+    # --- the search -----------------------------------------------------------------------------
 
     def kernel(self) -> Kernel:
         """The process's kernel for this game; its table is reused across calls."""
@@ -60,6 +247,8 @@ class GameEngine:
 
     def decide(self, start, budget: Budget) -> tuple[str, list, Stats]:
         """Verdict and winning line for one position within `budget`: DFS, then CP-SAT."""
+        if start.is_won():
+            return WINNABLE, [], Stats(method="rules")
         columns, to_move, tops = self.to_kernel(start)
         verdict, pairs, nodes, seconds = self.kernel().solve(
             columns, to_move, tops, budget.nodes_left(), budget.seconds_left()
@@ -68,12 +257,9 @@ class GameEngine:
         stats = Stats(nodes=nodes, seconds=seconds, method="invariant" if nodes == 0 else "dfs")
         if verdict == WINNABLE:
             return verdict, self.line_from_kernel(start, pairs), stats
-        if verdict == UNWINNABLE or self.sat_solve is None:
-            return verdict, [], stats
-        seconds_left = budget.seconds_left()
-        if seconds_left is not None and seconds_left <= 0:
-            return UNKNOWN, [], stats
-        sat = self.sat_solve(start, seconds_left)
+        if verdict == UNWINNABLE or self.sat is None or budget.seconds_left() == 0:
+            return verdict, [], stats  # (a node limit binds the kernel only)
+        sat: SatResult = self.sat.solve(start, budget.seconds_left())
         stats.seconds += sat.seconds
         stats.method = "dfs+cp-sat"
         if sat.verdict == WINNABLE and not replay(start, sat.moves).is_won():
@@ -84,18 +270,15 @@ class GameEngine:
         """Is the deal (every starter) or position winnable, and how?"""
         budget = budget or Budget()
         total = Stats(method="")
-        winners, solution, starter, verdicts = [], [], None, []
+        winners, solution, start_of_line, verdicts = [], [], None, []
         for start in self.starts(position):
             verdict, line, stats = self.decide(start, budget)
             verdicts.append(verdict)
-            total.nodes += stats.nodes
-            total.seconds += stats.seconds
-            if stats.method not in total.method.split("+"):
-                total.method = "+".join(filter(None, [total.method, stats.method]))
+            total.add(stats)
             if verdict == WINNABLE:
-                winners.append(getattr(start, "to_move", None))
-                if not solution:
-                    solution, starter = line, winners[-1]
+                winners.append(start.to_move)
+                if start_of_line is None:
+                    solution, start_of_line = line, start
         if winners:
             overall = WINNABLE
         elif all(v == UNWINNABLE for v in verdicts):
@@ -104,82 +287,10 @@ class GameEngine:
             overall = UNKNOWN
         if winners and self.symmetric_players:
             winners = list(self.symmetric_players)
+        start = start_of_line if start_of_line is not None else position
         return SolveResult(
             game=self.name, verdict=overall, starters=[w for w in winners if w is not None],
-            solution=solution, starter=starter,
+            solution=solution, starter=start.to_move if start_of_line is not None else None,
             explanation=self.short_reason(position) if overall == UNWINNABLE else None, stats=total,
+            start=start, turns=self.turns(start, solution),
         )
-
-    def short_reason(self, position) -> str | None:
-        found = self.reasons(position)
-        return found[0] if found else None
-
-    def explain(self, position, budget: Budget | None = None) -> Explanation:
-        """Why the deal or position cannot be won, or that it can."""
-        result = self.solve(position, budget)
-        if result.verdict == WINNABLE:
-            return Explanation(WINNABLE, ["Winnable; `winnable solve` prints a winning line."], "none")
-        if result.verdict == UNKNOWN:
-            return Explanation(UNKNOWN, ["Not decided within the budget, so there is nothing to explain yet."], "none")
-        found = self.reasons(position)
-        if found:
-            return Explanation(UNWINNABLE, found, "rules")
-        tree = self.refutation(position)
-        if tree is not None:
-            return Explanation(UNWINNABLE, tree, "rules")
-        nodes = result.stats.nodes
-        return Explanation(
-            UNWINNABLE,
-            [f"No short reason found; the exhaustive search refuted every line of play ({nodes} positions)."],
-            "search",
-        )
-
-    def refutation(self, position, depth: int = 0, indent: str = "", room: list | None = None) -> list[str] | None:
-        """A small proof tree for a lost position with no short reason: every legal move,
-        each followed by why the position after it is lost, up to REFUTATION_DEPTH moves ahead
-        and REFUTATION_LINES lines. None when the tree does not fit."""
-        room = room if room is not None else [REFUTATION_LINES]
-        starts = self.starts(position)
-        lines = []
-
-        def add(line: str) -> bool:
-            room[0] -= 1
-            lines.append(line)
-            return room[0] >= 0
-
-        for start in starts:
-            if len(starts) > 1 and not add(f"{indent}With {start.to_move} starting:"):
-                return None
-            for move in start.legal_moves():
-                after = start.apply(move)
-                reason = self.short_reason(after)
-                if reason is not None:
-                    if not add(f"{indent}After {move}: {reason}"):
-                        return None
-                    continue
-                if depth + 1 >= REFUTATION_DEPTH or not add(f"{indent}After {move}, every next move loses:"):
-                    return None
-                deeper = self.refutation(after, depth + 1, indent + "  ", room)
-                if deeper is None:
-                    return None
-                lines += deeper
-        return lines or None
-
-    def analyse(self, position, budget: Budget | None = None, progress=iter) -> AnalyseResult:
-        """For every legal move (of each starter, for a deal): does it keep the game winnable?
-        Losing moves get a short reason where one is found. `progress` wraps the move list."""
-        budget = budget or Budget()
-        total = Stats()
-        verdicts = []
-        moves = [(start, move) for start in self.starts(position) for move in start.legal_moves()]
-        for start, move in progress(moves):
-            after = start.apply(move)
-            verdict, _, stats = self.decide(after, budget)
-            total.nodes += stats.nodes
-            total.seconds += stats.seconds
-            reason = self.short_reason(after) if verdict == UNWINNABLE else None
-            verdicts.append(MoveVerdict(move, MOVE_LABELS.get(verdict, UNKNOWN), reason))
-        whole = self.solve(position, budget)
-        total.nodes += whole.stats.nodes
-        total.seconds += whole.stats.seconds
-        return AnalyseResult(game=self.name, verdict=whole.verdict, moves=verdicts, stats=total)

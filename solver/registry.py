@@ -1,33 +1,25 @@
-"""The games winnable knows, by command-line name: each pairs its reference rules with its engine.
-
-A game joins by adding one entry here; every command (deal, solve, explain, analyse) then works
-for it. Its rules provide NAME, TITLE, parse(text), deal(seed) and format_position(position); its
-engine provides solve, analyse and explain, each taking (position, budget).
-"""
+"""The games winnable knows, by command-line name: one line per game, each naming the game's
+entry (its rules, engine, options and formats; see `contract.GameEntry`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from puzzles import RULES
 from puzzles.errors import UnknownGameError
 
-from . import one_foundation, sir_tommy, stapelen, the_game, twaalven
+from .contract import GameEntry, registry_of
+from .games.one_foundation import engine as one_foundation
+from .games.sir_tommy import engine as sir_tommy
+from .games.stapelen import engine as stapelen
+from .games.the_game import engine as the_game
+from .games.twaalven import engine as twaalven
 
-
-@dataclass(frozen=True)
-class GameEntry:
-    name: str
-    rules: object
-    engine: object
-
-    @property
-    def title(self) -> str:
-        return self.rules.TITLE
-
-
-ENGINES = {twaalven.NAME: twaalven, stapelen.NAME: stapelen, **one_foundation.ENGINES, the_game.NAME: the_game, sir_tommy.NAME: sir_tommy}
-GAMES = {name: GameEntry(name, RULES[name], engine) for name, engine in ENGINES.items()}
+GAMES: dict[str, GameEntry] = registry_of([
+    twaalven.GAME,
+    stapelen.GAME,
+    one_foundation.ALL_IN_A_ROW_GAME,
+    one_foundation.BLACK_HOLE_GAME,
+    the_game.GAME,
+    sir_tommy.GAME,
+])
 
 
 def game(name: str) -> GameEntry:
@@ -35,5 +27,5 @@ def game(name: str) -> GameEntry:
     try:
         return GAMES[name]
     except KeyError:
-        known = ", ".join(sorted(GAMES))
+        known = ", ".join(GAMES)
         raise UnknownGameError(f"unknown game {name!r}; known games: {known}") from None

@@ -1,18 +1,52 @@
-"""Result types shared by every game: verdicts, budgets, statistics and what solve/analyse return."""
+"""What every command returns, for every game: verdicts, budgets, statistics, and the two result
+kinds of `solve` (a decision, or an optimum with its proven bound), analyses and explanations.
+
+Every result renders itself: `lines()` is the text the command prints, `to_json()` its `--json`.
+"""
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
+#: What analyse says of a move, by the verdict of the position after it.
+KEEPS, LOSES = "keeps winnable", "loses"
+MOVE_LABELS = {WINNABLE: KEEPS, UNWINNABLE: LOSES, UNKNOWN: UNKNOWN}
+
+#: stats.method, the one list (README, "--json"): what decided the verdict.
+METHODS = {
+    "rules": "the position given is already won or already over",
+    "invariant": "refuted by counting alone, before any search",
+    "dfs": "the Rust kernel's exhaustive depth-first search",
+    "cp-sat": "the CP-SAT model",
+    "dfs+cp-sat": "the kernel, then the CP-SAT model for what it left open",
+    "beam+bnb": "a beam search for a good line, then branch and bound to prove the optimum",
+    "alpha-beta": "the kernel's alpha-beta search of a game between players",
+}
+
+
+def joined_method(methods: list[str]) -> str:
+    """One method word for several searches of one command: the single one, or "dfs+cp-sat"
+    when both took part (METHODS lists every value)."""
+    distinct = set(methods)
+    if distinct <= {"rules"} or not distinct:
+        return "rules"
+    distinct.discard("rules")
+    if len(distinct) == 1:
+        return distinct.pop()
+    if distinct <= {"dfs", "invariant", "cp-sat", "dfs+cp-sat"}:
+        return "dfs+cp-sat" if distinct & {"cp-sat", "dfs+cp-sat"} else "dfs"
+    raise AssertionError(f"no single method word for {sorted(distinct)}")
 
 
 @dataclass
 class Budget:
     """Node and time limits shared by every search one command makes.
 
-    `node_limit` 0 means no node limit. The clock starts when the budget is made.
+    `time_limit` None (or infinity) means no time limit, `node_limit` 0 no node limit. The
+    clock starts when the budget is made.
     """
 
     time_limit: float | None = 30.0
@@ -20,10 +54,19 @@ class Budget:
     started: float = field(default_factory=time.perf_counter)
     nodes_used: int = 0
 
+    def __post_init__(self):
+        if self.time_limit is not None and math.isinf(self.time_limit):
+            self.time_limit = None
+
     def seconds_left(self) -> float | None:
         if self.time_limit is None:
             return None
         return max(0.0, self.time_limit - (time.perf_counter() - self.started))
+
+    def share(self, parts: int) -> float | None:
+        """An equal share of the time left among `parts` searches still to run."""
+        left = self.seconds_left()
+        return None if left is None else left / max(1, parts)
 
     def nodes_left(self) -> int:
         """Nodes the next search may use; 0 means unlimited (kernel convention)."""
@@ -35,12 +78,27 @@ class Budget:
         out_of_time = self.time_limit is not None and self.seconds_left() == 0
         return out_of_time or (self.node_limit != 0 and self.nodes_used >= self.node_limit)
 
+    def part(self, parts: int) -> Budget:
+        """A budget of one of `parts` equal shares of the time left, with all the nodes left;
+        add its `nodes_used` back with `spend`."""
+        return Budget(time_limit=self.share(parts), node_limit=self.nodes_left())
+
+    def spend(self, part: Budget) -> None:
+        self.nodes_used += part.nodes_used
+
 
 @dataclass
 class Stats:
     nodes: int = 0
     seconds: float = 0.0
-    method: str = "dfs"  # "dfs", "cp-sat", "invariant", or "dfs+cp-sat"
+    method: str = "dfs"  # one of METHODS
+
+    def add(self, other: Stats) -> None:
+        """Counts another search of the same command in these statistics (start a total with
+        method "")."""
+        self.nodes += other.nodes
+        self.seconds += other.seconds
+        self.method = joined_method([self.method, other.method]) if self.method else other.method
 
     def to_json(self) -> dict:
         return {"nodes": self.nodes, "seconds": round(self.seconds, 6), "method": self.method}
@@ -51,15 +109,33 @@ class Stats:
 
 @dataclass
 class SolveResult:
-    """The answer to "is this deal or position winnable, and how?"."""
+    """A decision: is this deal or position winnable, by which starters, and how?
+
+    `solution` is the line of moves from `start` (the deal with `starter` to move, or the
+    position itself); `turns` is the same line as the game shows it, turn by turn (the moves
+    themselves for games whose every move is a turn).
+    """
 
     game: str
     verdict: str
     starters: list[str]
-    solution: list  # moves from the start, in the game's Move type
-    starter: str | None  # who moves first in `solution`
+    solution: list
+    starter: object  # the player to move first in `solution` (str or int, as the game names players)
     explanation: str | None
     stats: Stats
+    start: object = None
+    turns: list = field(default_factory=list)
+    #: game-specific fields of the JSON (documented per game), e.g. Sir Tommy's "held"
+    details: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if not self.turns:
+            self.turns = list(self.solution)
+
+    @property
+    def score(self) -> int | None:
+        """What a survey stores as the deal's score: None for a decision."""
+        return None
 
     def to_json(self) -> dict:
         return {
@@ -67,58 +143,148 @@ class SolveResult:
             "verdict": self.verdict,
             "starters": self.starters,
             "starter": self.starter,
-            "solution": [move.to_json() for move in self.solution],
+            "solution": [turn.to_json() for turn in self.turns],
             "explanation": self.explanation,
+            **self.details,
             "stats": self.stats.to_json(),
         }
 
-    def lines(self) -> list[str]:
-        """The text `solve` prints: verdict, winning starters, the numbered line, why, stats."""
+    def head_lines(self) -> list[str]:
         lines = [f"verdict: {self.verdict}"]
         if self.starters:
-            lines.append(f"winning starter(s): {', '.join(self.starters)}")
-        if self.solution:
-            lines.append(f"solution ({self.starter} starts):" if self.starter else "solution:")
-            lines += [f"{number:3}. {move}" for number, move in enumerate(self.solution, start=1)]
+            lines.append(f"winning starter(s): {', '.join(map(str, self.starters))}")
+        return lines
+
+    def line_title(self) -> str:
+        return f"solution ({self.starter} starts):" if self.starter is not None else "solution:"
+
+    def open_note(self) -> str | None:
+        """What to do when the budget left the answer open."""
+        if self.verdict == UNKNOWN:
+            return "the search hit its budget; raise --time-limit or --node-limit to decide it"
+        return None
+
+    def lines(self) -> list[str]:
+        """The text `solve` prints: verdict, winning starters, the numbered line, why, stats."""
+        lines = self.head_lines()
+        if self.turns:
+            lines.append(self.line_title())
+            lines += [f"{number:3}. {turn}" for number, turn in enumerate(self.turns, start=1)]
         if self.explanation:
             lines.append(f"why: {self.explanation}")
-        if self.verdict == UNKNOWN:
-            lines.append("the search hit its budget; raise --time-limit or --node-limit to decide it")
-        return lines + [self.stats.line()]
+        note = self.open_note()
+        return lines + ([note] if note else []) + [self.stats.line()]
+
+
+@dataclass(frozen=True)
+class Objective:
+    """What an optimisation counts, and how its result is named in text and JSON."""
+
+    value_key: str  # the JSON key of the best value found, e.g. "cards_left"
+    bound_key: str  # the JSON key of the proven bound, e.g. "lower_bound"
+    minimise: bool
+    #: the value of a win (0 cards left, all 50 played); None when winning is not the question
+    winning: int | None
+    #: words: "fewest cards left", "most cards played"
+    words: str
+
+    def better(self, a: int, b: int) -> bool:
+        return a < b if self.minimise else a > b
+
+    def verdict(self, value: int | None, bound: int) -> str:
+        """Winnable when the line found wins, unwinnable when the proven bound rules a win
+        out, unknown otherwise."""
+        if self.winning is None:
+            raise AssertionError("this objective has no winning value")
+        if value == self.winning:
+            return WINNABLE
+        return UNWINNABLE if self.better(self.winning, bound) else UNKNOWN
+
+
+@dataclass
+class OptimumResult(SolveResult):
+    """An optimisation: the best value a line reaches (`value`, reached by `solution`), the
+    bound proven so far (`bound`: no line does better) and whether they meet (`optimal`)."""
+
+    objective: Objective | None = None
+    value: int | None = None
+    bound: int | None = None
+
+    @property
+    def optimal(self) -> bool:
+        return self.value is not None and self.value == self.bound
+
+    @property
+    def score(self) -> int | None:
+        return self.value
+
+    def to_json(self) -> dict:
+        data = super().to_json()
+        stats = data.pop("stats")
+        data.update({self.objective.value_key: self.value, self.objective.bound_key: self.bound,
+                     "optimal": self.optimal, "stats": stats})
+        return data
+
+    def head_lines(self) -> list[str]:
+        found = f"{self.objective.words}: {self.value} (optimal)" if self.optimal else \
+            f"{self.objective.words} found: {self.value} (proven bound {self.bound})"
+        return super().head_lines() + [found]
+
+    def open_note(self) -> str | None:
+        if self.optimal:
+            return None
+        return "the search hit its budget; raise --time-limit or --node-limit to prove the optimum"
 
 
 @dataclass
 class MoveVerdict:
-    move: object
-    verdict: str  # "keeps winnable", "loses", "unknown"
-    reason: str | None = None
+    """One legal move and what is proven of the position after it: its verdict and, for an
+    optimisation, the best value found after it and its proven bound."""
 
-    def to_json(self) -> dict:
-        return {"move": self.move.to_json(), "notation": str(self.move), "verdict": self.verdict, "reason": self.reason}
+    move: object
+    verdict: str  # KEEPS, LOSES or UNKNOWN
+    reason: str | None = None
+    value: int | None = None
+    bound: int | None = None
+    best: bool | None = None  # an optimisation: whether no other move is proven better
+
+    def to_json(self, objective: Objective | None = None) -> dict:
+        data = {"move": self.move.to_json(), "notation": str(self.move), "verdict": self.verdict, "reason": self.reason}
+        if objective is not None:
+            data.update({objective.value_key: self.value, objective.bound_key: self.bound,
+                         "optimal": self.value == self.bound, "best": self.best})
+        return data
+
+    def line(self, objective: Objective | None = None) -> str:
+        text = f"{str(self.move):40} {self.verdict}"
+        if objective is not None:
+            proof = "optimal" if self.value == self.bound else f"bound {self.bound}"
+            text += f"  {objective.value_key.replace('_', ' ')}: {self.value} ({proof}){'  <- best' if self.best else ''}"
+        return text + (f"  ({self.reason})" if self.reason else "")
 
 
 @dataclass
 class AnalyseResult:
+    """Every legal move of a position (of each starter, for a deal), with its verdict."""
+
     game: str
     verdict: str
     moves: list[MoveVerdict]
     stats: Stats
+    objective: Objective | None = None
 
     def to_json(self) -> dict:
         return {
             "game": self.game,
             "verdict": self.verdict,
-            "moves": [m.to_json() for m in self.moves],
+            "moves": [m.to_json(self.objective) for m in self.moves],
             "stats": self.stats.to_json(),
         }
 
     def lines(self) -> list[str]:
         """The text `analyse` prints: the verdict, then each move with its verdict and reason."""
-        lines = [f"verdict: {self.verdict}"]
-        for verdict in self.moves:
-            reason = f"  ({verdict.reason})" if verdict.reason else ""
-            lines.append(f"{str(verdict.move):40} {verdict.verdict}{reason}")
-        return lines if self.moves else lines + ["no legal moves"]
+        lines = [f"verdict: {self.verdict}"] + [m.line(self.objective) for m in self.moves]
+        return (lines if self.moves else lines + ["no legal moves"]) + [self.stats.line()]
 
 
 @dataclass

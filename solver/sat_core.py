@@ -1,8 +1,10 @@
 """CP-SAT plumbing any game's model can share: a configured solver, a solve that refuses an
-invalid model, and unsat cores over per-item assumption literals, shrunk greedily."""
+invalid model and leaves Ctrl-C to Python, and unsat cores over per-item assumption literals,
+shrunk greedily."""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Hashable
 
@@ -16,6 +18,7 @@ def new_solver(time_limit: float | None, workers: int, **parameters) -> cp_model
     other CP-SAT `parameters` by name."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = workers
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C is Python's (see checked_solve)
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(time_limit, 0.0)
     for name, value in parameters.items():
@@ -24,8 +27,21 @@ def new_solver(time_limit: float | None, workers: int, **parameters) -> cp_model
 
 
 def checked_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
-    """The solve status; AssertionError (a bug in the model, not in the input) if invalid."""
-    status = solver.solve(model)
+    """The solve status; AssertionError (a bug in the model, not in the input) if invalid.
+
+    The solve runs in a thread of its own while this one waits: a Ctrl-C then reaches Python
+    at once (a lock's wait is interrupted by signals), stops the search and goes on as
+    KeyboardInterrupt, instead of CP-SAT taking it for the end of its time limit."""
+    answer: list[int] = []
+    worker = threading.Thread(target=lambda: answer.append(solver.solve(model)), daemon=True)
+    worker.start()
+    try:
+        worker.join()
+    except KeyboardInterrupt:
+        solver.stop_search()
+        worker.join()
+        raise
+    status = answer[0]
     if status == cp_model.MODEL_INVALID:
         raise AssertionError(f"invalid CP-SAT model: {model.validate()}")
     return status

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from cli.main import main
 from puzzles import twaalven as rules
 from puzzles.cards import parse_card
+from solver.registry import GAMES
 
 SEVEN = rules.format_position(rules.deal(7))
 
@@ -118,11 +119,9 @@ def test_analyse_marks_every_legal_move_consistently_with_solve():
     start = rules.deal(7).start("T")
     data = json.loads(run("analyse", "twaalven", "-", "--json", input=rules.format_position(start)).output)
     assert data["verdict"] == "winnable"
-    from solver import twaalven as engine
-
     for entry in data["moves"]:
         after = start.apply(rules.Move.parse(entry["notation"]))
-        expected = engine.solve(after).verdict
+        expected = GAMES['twaalven'].engine.solve(after).verdict
         assert entry["verdict"] == {"winnable": "keeps winnable", "unwinnable": "loses"}[expected]
 
 

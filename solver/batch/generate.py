@@ -31,12 +31,11 @@ from typing import NamedTuple
 
 from puzzles.errors import WinnableError
 
-from .result import UNWINNABLE, WINNABLE, Budget
-from .survey import check_variant, engine_entry, solve_seed
+from ..result import KEEPS, LOSES, UNWINNABLE, WINNABLE, Budget
+from .survey import engine_entry, solve_seed
 
 #: Lower bounds in bits of each difficulty band.
 BANDS = {"easy": 0.0, "medium": 6.0, "hard": 10.0}
-KEEPS, LOSES = "keeps winnable", "loses"
 
 
 def band(bits: float) -> str:
@@ -78,17 +77,9 @@ class Difficulty:
         )
 
 
-def line_start(position, result):
-    """The position the solution starts from: a deal that names no player to move yet (the
-    players choose who starts) with the solution's starter chosen, else the deal itself."""
-    if getattr(position, "to_move", None) is None and result.starter is not None:
-        return position.start(result.starter)
-    return position
-
-
-def replays(position, result) -> bool:
+def replays(result) -> bool:
     """Does the solution win when replayed by the reference rules? (apply checks every move)"""
-    current = line_start(position, result)
+    current = result.start
     for move in result.solution:
         current = current.apply(move)
     return current.is_won()
@@ -97,7 +88,7 @@ def replays(position, result) -> bool:
 def measure(entry, position, result, budget: Budget) -> Difficulty | None:
     """The difficulty of a winnable deal along its solution; None if a move stayed undecided."""
     bits, legal, losing, critical = 0.0, 0, 0, 0
-    current = line_start(position, result)
+    current = result.start
     for move in result.solution:
         if len(current.legal_moves()) == 1:  # forced, and on a winning line: nothing to analyse
             verdicts = [KEEPS]
@@ -123,10 +114,14 @@ class Found(NamedTuple):
     text: str
 
 
-def deal_text(entry, seed: int, position, result, difficulty: Difficulty | None, reasons: list[str] | None) -> str:
+def deal_text(entry, variant: str, seed: int, position, result, difficulty: Difficulty | None,
+              reasons: list[str] | None) -> str:
     """The file for one deal: comment lines (what was proven, and how) then the deal itself, so
-    `winnable solve GAME FILE` reads it back."""
+    `winnable solve GAME FILE` reads it back (with the variant's options, which a comment names)."""
     lines = [f"# {entry.title}, seed {seed}: {result.verdict}"]
+    if variant:
+        flags = " ".join("--" + word.replace("=", " ") for word in variant.split())
+        lines.append(f"# variant: {variant} (solve this file with {flags})")
     if result.verdict == WINNABLE:
         lines[0] += f" (winning starter(s): {', '.join(result.starters)})" if result.starters else ""
         lines.append(f"# difficulty: {difficulty.describe()}")
@@ -151,15 +146,16 @@ def examine_chunk(task: tuple) -> tuple[int, list[Found]]:
             if result.verdict == UNWINNABLE:
                 explanation = entry.engine.explain(position, budget)
                 reasons = list(explanation.reasons)
-                found.append(Found(seed, UNWINNABLE, None, reasons, deal_text(entry, seed, position, result, None, reasons)))
+                text = deal_text(entry, variant, seed, position, result, None, reasons)
+                found.append(Found(seed, UNWINNABLE, None, reasons, text))
             continue
         if result.verdict != WINNABLE:
             continue
-        if not replays(position, result):
+        if not replays(result):
             raise AssertionError(f"{game} seed {seed}: the solution does not win when replayed by the rules")
         difficulty = measure(entry, position, result, budget)
         if difficulty and wanted in ("any", difficulty.band):
-            text = deal_text(entry, seed, position, result, difficulty, None)
+            text = deal_text(entry, variant, seed, position, result, difficulty, None)
             found.append(Found(seed, WINNABLE, difficulty.to_json(), None, text))
     return len(seeds), found
 
@@ -169,6 +165,6 @@ def tasks(game: str, variant: str, seeds: range, wanted: str, budget: tuple) -> 
     (~20 ms on Twaalven), more when only a verdict is needed."""
     if wanted not in (*BANDS, "any", "unwinnable"):
         raise WinnableError(f"unknown difficulty {wanted!r}; choose from {', '.join(BANDS)}")
-    check_variant(engine_entry(game), variant)
+    engine_entry(game).variant_of(variant)  # a variant the game does not have fails here, not in a worker
     size = 64 if wanted == "unwinnable" else 4
     return [(game, variant, seeds[i:i + size], wanted, *budget) for i in range(0, len(seeds), size)]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..result import UNKNOWN, UNWINNABLE, WINNABLE
 from .files import replacing
-from .result import UNKNOWN, UNWINNABLE, WINNABLE
 from .survey import Store, Summary
 
 

@@ -23,7 +23,7 @@ from typing import Callable, Iterable, Iterator, NamedTuple
 
 from puzzles.errors import WinnableError
 
-from .result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
+from ..result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
 #: SQLite integers are signed 64-bit, so stored seeds stop at 2^63 - 1.
 MAX_SEED = 2**63 - 1
@@ -35,7 +35,7 @@ CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS deals (
     game     TEXT    NOT NULL,
-    variant  TEXT    NOT NULL,  -- '' for the game's standard rules
+    variant  TEXT    NOT NULL,  -- '' for the game's standard rules, else e.g. 'players=3 expert'
     seed     INTEGER NOT NULL,
     verdict  TEXT    NOT NULL,  -- winnable, unwinnable or unknown
     starters TEXT,              -- winning starters, comma-separated ('' if none)
@@ -173,15 +173,23 @@ class Store:
         self.close()
 
     def add(self, rows: list[Row]) -> None:
-        """Stores rows in one transaction; a seed already stored keeps its first row."""
+        """Stores rows in one transaction. A seed already stored keeps its first row, unless
+        that row is `unknown` (a retry with a bigger budget replaces it)."""
         if rows:
             with self.db:
-                self.db.executemany(f"INSERT OR IGNORE INTO deals VALUES ({', '.join('?' * len(Row._fields))})", rows)
+                self.db.executemany(
+                    f"INSERT INTO deals VALUES ({', '.join('?' * len(Row._fields))}) "
+                    f"ON CONFLICT (game, variant, seed) DO UPDATE SET "
+                    f"{', '.join(f'{name} = excluded.{name}' for name in Row._fields[3:])} "
+                    f"WHERE deals.verdict = '{UNKNOWN}'",
+                    rows,
+                )
 
-    def done(self, game: str, variant: str, seeds: range) -> set[int]:
-        """The seeds of `seeds` already stored."""
+    def done(self, game: str, variant: str, seeds: range, retry_unknown: bool = False) -> set[int]:
+        """The seeds of `seeds` already stored (with `retry_unknown`: stored and decided)."""
         cursor = self.db.execute(
-            "SELECT seed FROM deals WHERE game = ? AND variant = ? AND seed BETWEEN ? AND ?",
+            "SELECT seed FROM deals WHERE game = ? AND variant = ? AND seed BETWEEN ? AND ?"
+            + (f" AND verdict != '{UNKNOWN}'" if retry_unknown else ""),
             (game, variant, seeds.start, seeds.stop - 1),
         )
         return {seed for (seed,) in cursor}
@@ -226,20 +234,21 @@ _one_at_a_time = threading.Lock()  # a Dask worker may run tasks in threads; the
 def engine_entry(game: str):
     """The registry entry for `game`, imported once per process."""
     if game not in _entries:
-        from .registry import game as lookup
+        from ..registry import game as lookup
 
         _entries[game] = lookup(game)
     return _entries[game]
 
 
 def solve_seed(entry, variant: str, seed: int, budget: Budget) -> tuple[Row, object, object]:
-    """Deals and solves one seed; returns its row, the deal and the SolveResult."""
+    """Deals and solves one seed of a variant (its label, see `GameEntry.variant_label`);
+    returns its row, the deal and the SolveResult."""
     start = time.perf_counter()
-    position = entry.rules.deal(seed)
+    position = entry.rules.deal(seed, **entry.variant_of(variant))
     result = entry.engine.solve(position, budget)
     seconds = time.perf_counter() - start
     row = Row(
-        entry.name, variant, seed, result.verdict, ",".join(result.starters), getattr(result, "score", None),
+        entry.name, variant, seed, result.verdict, ",".join(map(str, result.starters)), result.score,
         result.stats.nodes, seconds, result.stats.method, "\n".join(map(str, result.solution)),
     )
     return row, position, result
@@ -317,9 +326,10 @@ def _on_cluster(client, function, tasks: Iterable, ordered: bool) -> Iterator:
 # A survey: plan the missing seeds, solve them, store the rows.
 
 
-def pending(store: Store, game: str, variant: str, seeds: range) -> list[int]:
-    """The seeds of the range not stored yet, ascending: what a (resumed) survey must solve."""
-    done = store.done(game, variant, seeds)
+def pending(store: Store, game: str, variant: str, seeds: range, retry_unknown: bool = False) -> list[int]:
+    """The seeds of the range not stored yet (with `retry_unknown`: or stored as unknown),
+    ascending: what a (resumed) survey must solve."""
+    done = store.done(game, variant, seeds, retry_unknown)
     return [seed for seed in seeds if seed not in done]
 
 
@@ -327,12 +337,6 @@ def tasks(game: str, variant: str, seeds: list[int], budget: tuple, jobs: int) -
     """Chunks of seeds as worker tasks: small enough to keep every worker busy to the end."""
     size = max(1, min(CHUNK, len(seeds) // (8 * max(1, jobs))))
     return [(game, variant, seeds[i:i + size], *budget) for i in range(0, len(seeds), size)]
-
-
-def check_variant(entry, variant: str) -> None:
-    """No game has variant knobs yet: any variant other than '' is refused, not silently ignored."""
-    if variant:
-        raise WinnableError(f"{entry.name} has no variant {variant!r}; use the standard rules ('')")
 
 
 def run(
@@ -345,7 +349,7 @@ def run(
     `run_tasks` comes from `workers`. `on_rows` sees each chunk of rows as it arrives. On any
     exit, Ctrl-C included, every row received so far is committed before the exception goes on.
     """
-    check_variant(engine_entry(game), variant)
+    engine_entry(game).variant_of(variant)  # a variant the game does not have fails here, not in a worker
     received: list[Row] = []
     last_commit = time.monotonic()
     solved = 0

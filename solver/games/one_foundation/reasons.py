@@ -25,7 +25,7 @@ from typing import NamedTuple
 from puzzles.cards import card_name, rank
 from puzzles.one_foundation import Position
 
-from .words import a_rank, at, cards_at, rank_counts, ranks_word
+from ...words import a_rank, at, cards_at, rank_counts, ranks_word
 
 RANK_NAMES = ("", "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
               "jack", "queen", "king")

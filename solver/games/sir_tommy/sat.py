@@ -31,8 +31,8 @@ from ortools.sat.python import cp_model
 from puzzles.cards import rank
 from puzzles.sir_tommy import DRAW, FOUNDATIONS, EndTurn, Play, Position, other
 
-from .result import UNKNOWN, UNWINNABLE, WINNABLE
-from .sat_core import checked_solve, new_solver, shrink_core
+from ...result import UNKNOWN, UNWINNABLE, WINNABLE, SatResult
+from ...sat_core import checked_solve, new_solver, shrink_core
 
 SLOT = 64
 WORKERS = 2
@@ -187,21 +187,19 @@ def _build(position: Position, maximise: str | None = None, at_least: int | None
 
 
 @dataclass
-class SatAnswer:
-    """What the model proves: `verdict`; with maximise, the best held found and whether it is
-    proven optimal (`proven`), and `bound`, CP-SAT's upper bound on it."""
+class SatAnswer(SatResult):
+    """What the model proves: `verdict`, the line and the won position it reaches; with
+    maximise, the best held found and whether it is proven optimal (`proven`), and `bound`,
+    CP-SAT's upper bound on it."""
 
-    verdict: str
-    moves: list = field(default_factory=list)
     end: Position | None = None
     held: int | None = None
     bound: int | None = None
     proven: bool = False
-    seconds: float = 0.0
 
 
-def solve(position: Position, maximise: str | None = None, at_least: int | None = None,
-          time_limit: float | None = None, hint: list | None = None, seed: int = 0) -> SatAnswer:
+def solve(position: Position, time_limit: float | None = None, maximise: str | None = None,
+          at_least: int | None = None, hint: list | None = None, seed: int = 0) -> SatAnswer:
     """Solves the model: a winning line (replayed by the rules), and with `maximise` the most
     cards that player can hold, at least `at_least` (infeasible = no win reaches it). `hint`
     is a winning line to start from; `seed` CP-SAT's random seed."""
@@ -220,7 +218,7 @@ def solve(position: Position, maximise: str | None = None, at_least: int | None 
     moves, end = line(built, position, solver)
     held = end.held(maximise) if maximise else None
     bound = int(solver.best_objective_bound + 1e-6) if maximise else None
-    return SatAnswer(WINNABLE, moves, end, held, bound, status == cp_model.OPTIMAL, seconds)
+    return SatAnswer(WINNABLE, moves, seconds, end, held, bound, status == cp_model.OPTIMAL)
 
 
 def line(built: _Model, position: Position, solver: cp_model.CpSolver) -> list:
@@ -282,7 +280,7 @@ def _add_hint(built: _Model, position: Position, moves: list) -> None:
             turn, order = turn + 1, 0
 
 
-def unsat_core(position: Position, time_limit: float | None = None) -> tuple[list[int], bool] | None:
+def core(position: Position, time_limit: float | None = None) -> tuple[list[int], bool] | None:
     """A small set of cards that no line of play from `position` gets all onto foundations,
     and whether it is minimal (the greedy shrinking finished); None if every card can be
     played or the time runs out first."""

@@ -1,43 +1,53 @@
-"""Solve, analyse and explain Stapelen: the shared engine over the Stapelen kernel, its CP-SAT
-model and its short reasons. The players are symmetric, so a deal is searched with A to move
-and, when won, either may start."""
+"""Stapelen on the shared engine: the column games' kernel, the CP-SAT model (`sat`) for what
+its budget leaves open, and the short reasons (`reasons`). The players are symmetric, so a deal
+is searched with A to move and, when won, either may start."""
 
 from __future__ import annotations
 
 from puzzles import stapelen as rules
-from puzzles.cards import rank
+from puzzles.cards import DECK_SIZE, rank
 from puzzles.stapelen import Move, Position
 
-from . import stapelen_explain, stapelen_sat
-from .engine import GameEngine
-from .result import Budget, Explanation
-
-NAME = rules.NAME
-
-
-def to_kernel(position: Position):
-    """Columns, the mover (0 = A), and the six foundation tops as ranks (0 = empty)."""
-    tops = [rank(pile[-1]) if pile else 0 for piles in position.foundations for pile in piles]
-    return [list(c) for c in position.columns], rules.PLAYERS.index(position.to_move), tops
+from ...contract import GameEntry
+from ...engine import DecisionEngine
+from ...result import SolveResult
+from . import reasons, sat
 
 
-def from_kernel(position: Position, pair: tuple[int, int]) -> Move:
-    """The kernel names a move by its column and the mover's foundation."""
-    column, foundation = pair
-    pile = position.foundations_of(position.to_move)[foundation]
-    return Move(position.to_move, position.columns[column][-1], column, foundation, pile[-1] if pile else None)
+class StapelenEngine(DecisionEngine):
+    name = rules.NAME
+    symmetric_players = rules.PLAYERS
+    sat = sat
+    core_verbs = ("places", "placed")
+
+    def to_kernel(self, position: Position):
+        """Columns, the mover (0 = A), and the six foundation tops as ranks (0 = empty)."""
+        tops = [rank(pile[-1]) if pile else 0 for piles in position.foundations for pile in piles]
+        return [list(c) for c in position.columns], rules.PLAYERS.index(position.to_move), tops
+
+    def from_kernel(self, position: Position, pair: tuple[int, int]) -> Move:
+        """The kernel names a move by its column and the mover's foundation."""
+        column, foundation = pair
+        pile = position.foundations_of(position.to_move)[foundation]
+        return Move(position.to_move, position.columns[column][-1], column, foundation, pile[-1] if pile else None)
+
+    def reasons(self, position: Position) -> list[str]:
+        return reasons.reasons(position)
+
+    def winnable_reasons(self, position: Position, result: SolveResult) -> list[str]:
+        """A fresh deal is won whoever starts, since the players are symmetric."""
+        who = "whoever starts" if position.remaining == DECK_SIZE else f"with {position.to_move} to move"
+        return [f"Winnable {who}; `winnable solve` prints a winning line."]
 
 
-ENGINE = GameEngine(
-    name=NAME, to_kernel=to_kernel, from_kernel=from_kernel, symmetric_players=rules.PLAYERS,
-    sat_solve=stapelen_sat.solve, reasons=stapelen_explain.reasons,
+GAME = GameEntry(
+    rules=rules,
+    engine=StapelenEngine(),
+    formats="""\
+stapelen: the 13 column lines of twaalven; a position mid-game adds
+  A: 3S 4H, -, QC    (A's three foundations, comma-separated, bottom card first)
+  B: -, -, 7C
+  to-move: A|B""",
+    json_fields="""\
+stapelen: a move is {"player": "A"|"B", "card": "4D", "column": 2, "foundation": 2}.""",
 )
-solve = ENGINE.solve
-analyse = ENGINE.analyse
-decide = ENGINE.decide
-
-
-def explain(position: Position, budget: Budget | None = None) -> Explanation:
-    """Why the deal or position cannot be won (or that it can): short reasons, else a CP-SAT
-    unsat core."""
-    return stapelen_explain.explain(position, budget or Budget())

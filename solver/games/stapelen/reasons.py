@@ -18,11 +18,9 @@ from __future__ import annotations
 import networkx as nx
 
 from puzzles.cards import card_name, rank
-from puzzles.stapelen import PLAYERS, Position, other
+from puzzles.stapelen import PLAYERS, Position, other, previous_rank
 
-from .result import UNKNOWN, UNWINNABLE, WINNABLE, Budget, Explanation
-from .stapelen_sat import core_with_minimality, previous_rank
-from .words import a_rank, at, cards_at, column_of, core_sentence, ranks_word
+from ...words import a_rank, at, cards_at, column_of, ranks_word
 
 
 # --- words -----------------------------------------------------------------------------------
@@ -315,7 +313,7 @@ def _cycle_reason(position: Position) -> str | None:
     )
 
 
-# --- all reasons, and the whole explanation --------------------------------------------------
+# --- all reasons ------------------------------------------------------------------------------
 
 def reasons(position: Position) -> list[str]:
     """Every short reason found that the position cannot be won, cheapest first."""
@@ -326,36 +324,3 @@ def reasons(position: Position) -> list[str]:
         return [now]
     found = [_next_turn_reason(position), *_predecessor_reasons(position), _cycle_reason(position)]
     return [text for text in found if text]
-
-
-def short_reason(position: Position) -> str | None:
-    """The first short reason the position cannot be won, or None."""
-    found = reasons(position)
-    return found[0] if found else None
-
-
-def core_reason(position: Position, time_limit: float | None) -> str | None:
-    """The CP-SAT unsat core of the position in words, or None when none is found in time."""
-    found = core_with_minimality(position, time_limit)
-    return None if found is None else core_sentence(position, *found, "places", "placed")
-
-
-def explain(position: Position, budget: Budget | None = None) -> Explanation:
-    """Solves the deal or position, then says why: that it is won, or why it is lost (short
-    reasons, else a CP-SAT unsat core)."""
-    from .stapelen import solve
-
-    budget = budget or Budget()
-    result = solve(position, budget)
-    if result.verdict == WINNABLE:
-        who = "whoever starts" if position.remaining == 52 else f"with {position.to_move} to move"
-        return Explanation(WINNABLE, [f"Winnable {who}; `winnable solve` prints a winning line."], "none")
-    if result.verdict == UNKNOWN:
-        return Explanation(UNKNOWN, ["Not decided within the budget, so there is nothing to explain yet."], "none")
-    found = reasons(position)
-    if found:
-        return Explanation(UNWINNABLE, found, "rules")
-    text = core_reason(position, budget.seconds_left())
-    if text is None:
-        return Explanation(UNWINNABLE, ["No short reason found, and CP-SAT found no core within the time."], "none")
-    return Explanation(UNWINNABLE, [text], "cp-sat core")

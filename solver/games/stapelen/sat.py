@@ -18,7 +18,7 @@ permutations do not appear at all. The other freedom, which predecessor a card g
 would do, is cut down to one canonical choice (first come, first served; see `_build`); for a
 player's foundations with equal tops that is "the lowest-numbered one first".
 
-`unsat_core` relaxes the model to "a line of play that places at least the assumed cards" and
+`core` relaxes the model to "a line of play that places at least the assumed cards" and
 asks CP-SAT for a small set of cards no line of play can all place.
 """
 
@@ -30,23 +30,16 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from puzzles.cards import rank
-from puzzles.stapelen import PLAYERS, Move, Position, other
+from puzzles.stapelen import PLAYERS, Move, Position, other, previous_rank
 
-from .result import WINNABLE, SatResult
-from .sat_core import checked_solve, new_solver, shrink_core, verdict
-
-__all__ = ["SatResult", "solve", "unsat_core", "core_with_minimality"]
+from ...result import WINNABLE, SatResult
+from ...sat_core import checked_solve, new_solver, shrink_core, verdict
 
 # One worker without the LP relaxation: on full deals and on hard partly played positions this
 # beat two workers (default_lp + feasibility jump) by a wide margin; probing in presolve cost
 # more than it saved.
 WORKERS = 1
 PARAMETERS = {"linearization_level": 0, "cp_model_probing_level": 0}
-
-
-def previous_rank(r: int) -> int:
-    """The rank a card of rank `r` lies on: one lower, K below A."""
-    return (r - 2) % 13 + 1
 
 
 @dataclass
@@ -295,17 +288,10 @@ def solve(position: Position, time_limit: float | None = None) -> SatResult:
     return SatResult(found, moves, time.perf_counter() - started)
 
 
-def core_with_minimality(position: Position, time_limit: float | None = None) -> tuple[list[int], bool] | None:
-    """`unsat_core`, and whether it is minimal: the greedy shrinking finished and dropping any
-    one card of the set lets one line of play place all the others."""
+def core(position: Position, time_limit: float | None = None) -> tuple[list[int], bool] | None:
+    """A small set of cards that no line of play from `position` places all of, and whether it
+    is minimal (the greedy shrinking finished: dropping any one card lets one line of play
+    place all the others); None if every card can be placed or the time runs out."""
     m = _build(position, core=True)
     cards = [card for column in position.columns for card in column]
     return shrink_core(m.model, m.placed, cards, time_limit, **PARAMETERS)
-
-
-def unsat_core(position: Position, time_limit: float | None = None) -> list[int] | None:
-    """A small set of cards that no line of play from `position` places all of (minimal when
-    the time allows the greedy shrinking to finish); None if every card can be placed or
-    CP-SAT runs out of time."""
-    found = core_with_minimality(position, time_limit)
-    return None if found is None else found[0]

@@ -17,70 +17,11 @@ import networkx as nx
 from puzzles.cards import card_name, rank
 from puzzles.twaalven import PAIRS, PLAYERS, Position, other
 
-from .words import a_rank, at, cards_at, column_of, core_sentence, rank_counts, rank_word, ranks_word, times_word
-from .result import UNKNOWN, UNWINNABLE, WINNABLE, Budget, Explanation
-
-Type = tuple[int, int]
+from ...words import a_rank, at, cards_at, column_of, rank_counts, rank_word, ranks_word, times_word
+from .pairs import Type, counts_for, exact_counts, required_pairs, turns_left
 
 OWNER: dict[Type, str] = {t: player for player in PLAYERS for t in PAIRS[player]}
 SUM_WORDS = {"T": "12 (or Q+K)", "F": "14"}
-
-
-# --- the counting invariant ------------------------------------------------------------------
-
-def turns_left(position: Position, to_move: str) -> dict[str, int]:
-    """Turns each player still plays: the player to move plays the first, third, … of them."""
-    turns = position.remaining // 2
-    return {to_move: (turns + 1) // 2, other(to_move): turns // 2}
-
-
-
-
-def _counts_for(r: list[int], qk: int | Fraction) -> dict[Type, int | Fraction]:
-    """The pair counts that use up every rank exactly, given the number of Q-K pairs: each rank
-    lies on a chain of pair types (7 —5-7— 5 —5-9— 9 … Q —2-Q— 2 … 8 —6-8— 6), so fixing one
-    count fixes the rest. Exact with ints or Fractions."""
-    ak = r[13] - qk
-    aj = r[1] - ak
-    three_j = r[11] - aj
-    three_nine = r[3] - three_j
-    five_nine = r[9] - three_nine
-    five_seven = r[5] - five_nine
-    two_q = r[12] - qk
-    two_ten = r[2] - two_q
-    four_ten = r[10] - two_ten
-    four_eight = r[4] - four_ten
-    six_eight = r[8] - four_eight
-    return {
-        (12, 13): qk, (1, 11): aj, (2, 10): two_ten, (3, 9): three_nine, (4, 8): four_eight,
-        (5, 7): five_seven, (6, 6): Fraction(r[6] - six_eight, 2),
-        (1, 13): ak, (2, 12): two_q, (3, 11): three_j, (4, 10): four_ten, (5, 9): five_nine,
-        (6, 8): six_eight, (7, 7): Fraction(r[7] - five_seven, 2),
-    }
-
-
-def required_pairs(position: Position, to_move: str) -> dict[Type, int] | None:
-    """How many pairs of each type must still be taken to clear the position with `to_move` to
-    move, or None when no non-negative whole counts fit (the position is lost). The Python
-    mirror of the kernel's `required_pairs`: tries every Q-K count."""
-    r = rank_counts(position)
-    turns = turns_left(position, to_move)
-    for qk in range(min(r[12], r[13]) + 1):
-        need = _counts_for(r, qk)
-        if any(n < 0 or n != int(n) for n in need.values()):
-            continue
-        if all(sum(need[t] for t in PAIRS[p]) == turns[p] for p in PLAYERS):
-            return {t: int(n) for t, n in need.items()}
-    return None
-
-
-def _exact_counts(position: Position, to_move: str) -> dict[Type, Fraction]:
-    """The one solution in fractions of "use up every rank in these turns": along the chain,
-    T's number of pairs grows by 13/2 per Q-K pair, so T's turns fix the Q-K count."""
-    r = rank_counts(position)
-    t_pairs_without_qk = sum(_counts_for(r, 0)[t] for t in PAIRS["T"])
-    qk = (turns_left(position, to_move)["T"] - t_pairs_without_qk) * Fraction(2, 13)
-    return _counts_for(r, qk)
 
 
 # --- words -----------------------------------------------------------------------------------
@@ -103,7 +44,7 @@ def _forced_counts(counts: dict[Type, Fraction]) -> str:
 def _counting_reason(position: Position, to_move: str) -> str:
     """(a) Why no pair counts fit, from the one exact solution of the counting equations."""
     turns = turns_left(position, to_move)
-    counts = _exact_counts(position, to_move)
+    counts = exact_counts(position, to_move)
     setting = (
         f"with {to_move} to move, the {position.remaining} cards left must be taken in T's "
         f"{turns['T']} and F's {turns['F']} turns, and each rank's cards must all go into pairs "
@@ -332,60 +273,3 @@ def reasons(position: Position) -> list[str]:
     if common or not all(by_starter.values()):
         return common
     return ["Lost whoever starts. " + " ".join(found[0] for found in by_starter.values())]
-
-
-def short_reason(position: Position) -> str | None:
-    """The first short reason the position cannot be won, or None."""
-    found = reasons(position)
-    return found[0] if found else None
-
-
-# --- the whole explanation -------------------------------------------------------------------
-
-def core_reason(position: Position, time_limit: float | None) -> str | None:
-    """The CP-SAT unsat core of the position in words, or None when none is found in time."""
-    from .twaalven_sat import core_with_minimality
-
-    found = core_with_minimality(position, time_limit)
-    return None if found is None else core_sentence(position, *found, "takes", "taken")
-
-
-def explain(position: Position, budget: Budget | None = None) -> Explanation:
-    """Solves the deal or position, then says why: which starter wins, or why it is lost (short
-    reasons, else a CP-SAT unsat core)."""
-    from .twaalven import solve
-
-    budget = budget or Budget()
-    result = solve(position, budget)
-    if result.verdict == WINNABLE:
-        if position.to_move is not None:
-            who = f"with {position.to_move} to move"
-        elif len(result.starters) == 2:
-            who = "with T or F starting"
-        else:
-            who = f"only with {result.starters[0]} starting"
-        found = [f"Winnable {who}; `winnable solve` prints a winning line."]
-        losers = [p for p in PLAYERS if position.to_move is None and p not in result.starters]
-        for loser in losers:
-            why = short_reason(position.start(loser))
-            found.append(f"With {loser} starting it is lost: {why}" if why else
-                         f"With {loser} starting it is lost; the exhaustive search refuted every line.")
-        return Explanation(WINNABLE, found, "rules" if losers else "none")
-    if result.verdict == UNKNOWN:
-        return Explanation(UNKNOWN, ["Not decided within the budget, so there is nothing to explain yet."], "none")
-    found = reasons(position)
-    if found:
-        return Explanation(UNWINNABLE, found, "rules")
-    starts = [position] if position.to_move is not None else [position.start(p) for p in PLAYERS]
-    texts, methods = [], set()
-    for start in starts:
-        prefix = "" if position.to_move is not None else f"With {start.to_move} starting: "
-        text, method = short_reason(start), "rules"
-        if text is None:
-            text, method = core_reason(start, budget.seconds_left()), "cp-sat core"
-        if text is None:
-            text, method = "no short reason found, and CP-SAT found no core within the time.", "none"
-        texts.append(prefix + text)
-        methods.add(method)
-    method = next(m for m in ("cp-sat core", "rules", "none") if m in methods)
-    return Explanation(UNWINNABLE, texts, method)

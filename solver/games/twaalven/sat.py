@@ -3,10 +3,10 @@
 The N = remaining/2 turns are steps 0..N-1; step s is played by the player to move when s is
 even, else by the other. A card is taken at one step, after every card above it in its column,
 and each step takes two cards whose ranks form a pair of that step's player. The counting
-invariant (how many pairs of each type remain, `twaalven_explain.required_pairs`) is added as a
+invariant (how many pairs of each type remain, `pairs.required_pairs`) is added as a
 redundant constraint; it is what refutes most lost positions at once.
 
-`unsat_core` relaxes the model to "a line of play that takes at least the assumed cards" and asks
+`core` relaxes the model to "a line of play that takes at least the assumed cards" and asks
 CP-SAT for a small set of cards no line of play can all take.
 """
 
@@ -20,9 +20,9 @@ from ortools.sat.python import cp_model
 from puzzles.cards import rank
 from puzzles.twaalven import PAIRS, PLAYERS, Move, Position, other
 
-from .result import UNWINNABLE, WINNABLE, SatResult
-from .sat_core import checked_solve, new_solver, shrink_core, verdict
-from .twaalven_explain import required_pairs
+from ...result import UNWINNABLE, WINNABLE, SatResult
+from ...sat_core import checked_solve, new_solver, shrink_core, verdict
+from .pairs import required_pairs
 
 WORKERS = 2
 
@@ -147,16 +147,9 @@ def solve(position: Position, time_limit: float | None = None) -> SatResult:
     return SatResult(found, moves, time.perf_counter() - started)
 
 
-def core_with_minimality(position: Position, time_limit: float | None = None) -> tuple[list[int], bool] | None:
-    """`unsat_core`, and whether it is minimal: the greedy shrinking finished and dropping any
-    one card of the set makes all the others takeable in one line of play."""
+def core(position: Position, time_limit: float | None = None) -> tuple[list[int], bool] | None:
+    """A small set of cards that no line of play from `position` takes all of, and whether it
+    is minimal (the greedy shrinking finished: dropping any one card makes all the others
+    takeable in one line of play); None if every card can be taken or the time runs out."""
     m = _build(position, core=True)
     return shrink_core(m.model, m.taken, [card for column in position.columns for card in column], time_limit)
-
-
-def unsat_core(position: Position, time_limit: float | None = None) -> list[int] | None:
-    """A small set of cards that no line of play from `position` takes all of (minimal when
-    the time allows the greedy shrinking to finish); None if every card can be taken or
-    CP-SAT runs out of time."""
-    found = core_with_minimality(position, time_limit)
-    return None if found is None else found[0]

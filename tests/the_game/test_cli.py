@@ -54,7 +54,7 @@ def test_solve_expert_smaller_hand_json_follows_the_variant():
 
 def test_solve_text_marks_backwards_tricks_and_draws():
     result = run("solve", "the-game", "--seed", "7", "--players", "2")
-    assert "fewest cards left found: 0 (optimal)" in result.output
+    assert "fewest cards left: 0 (optimal)" in result.output
     assert "  1. player 1: 95 down1, 89 down1; drew 16 17" in result.output
     assert "99 down1 (backwards)" in result.output
 

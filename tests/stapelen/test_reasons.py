@@ -8,14 +8,19 @@ import random
 import pytest
 
 from puzzles import stapelen as sp
-from solver import stapelen as engine
-from solver import stapelen_explain as explain
-from solver import stapelen_sat as sat
+from solver.games.stapelen.engine import GAME
+from solver.games.stapelen import reasons as explain
+from solver.games.stapelen import sat
 from solver._native import Kernel
 from solver.result import UNWINNABLE, WINNABLE, Budget
 
-from test_stapelen_engine import played, small_positions
-from test_stapelen_sat import CORE_OF_TWO
+from tests.stapelen.test_kernel import played, small_positions
+from tests.stapelen.test_sat import CORE_OF_TWO
+from solver.registry import GAMES
+
+ENGINE = GAMES['stapelen'].engine
+
+engine = GAME.engine
 
 EMPTY = "-\n"
 
@@ -96,7 +101,7 @@ def test_each_reason_on_a_small_position(name):
     source, expected = CASES[name]
     pos = sp.parse(source)
     assert explain.reasons(pos) == [expected]
-    assert explain.short_reason(pos) == expected
+    assert ENGINE.short_reason(pos) == expected
     assert sp.reference_solve(pos) is None
     assert sat.solve(pos, time_limit=20).verdict == UNWINNABLE
 

@@ -13,8 +13,8 @@ from puzzles import stapelen as sp
 from puzzles.cards import card_name, parse_card
 from puzzles.errors import IllegalPositionError, ParseError, WinnableError
 
-from test_twaalven_parse import DEAL_1  # seed 1: Stapelen deals as Twaalven does
-from walks import random_walk
+from tests.twaalven.test_parse import DEAL_1  # seed 1: Stapelen deals as Twaalven does
+from tests.conftest import random_walk
 
 # Deal 1 after nine random legal moves (random.Random(3)): A has placed five cards, B four.
 PLAYED_1 = """\

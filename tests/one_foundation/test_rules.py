@@ -12,7 +12,7 @@ from puzzles.cards import card_name, parse_card, rank, shuffled, shuffled_deck
 from puzzles.errors import IllegalMoveError, IllegalPositionError, ParseError
 from puzzles.one_foundation import ALL_IN_A_ROW, BLACK_HOLE, Move, Position, adjacent
 from solver import _native
-from walks import random_walk as walk
+from tests.conftest import random_walk as walk
 
 GAMES = [ALL_IN_A_ROW, BLACK_HOLE]
 AS = parse_card("AS")

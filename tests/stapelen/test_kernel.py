@@ -8,7 +8,6 @@ must win when replayed by the reference rules.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -17,10 +16,12 @@ from hypothesis import strategies as st
 
 from puzzles import stapelen as sp
 from puzzles.stapelen import Move, Position
-from solver import stapelen as engine
-from solver import stapelen_sat as sat
+from solver.games.stapelen.engine import GAME
+from solver.games.stapelen import sat
 from solver._native import Kernel
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
+
+engine = GAME.engine
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -79,7 +80,7 @@ def reference_verdict(pos: Position) -> str:
 def kernel(pos: Position, node_limit: int = 0):
     """The raw kernel answer (verdict, line, nodes, seconds), with no CP-SAT fallback."""
     columns, to_move, tops = engine.to_kernel(pos)
-    return engine.ENGINE.kernel().solve(columns, to_move, tops, node_limit, None)
+    return engine.kernel().solve(columns, to_move, tops, node_limit, None)
 
 
 def assert_engine_agrees(pos: Position) -> str:
@@ -149,7 +150,7 @@ def test_node_limit_gives_unknown_or_the_right_verdict():
             assert verdict in (UNKNOWN, expected), (limit, sp.format_position(pos))
             assert nodes <= limit
             if verdict == WINNABLE:
-                engine.ENGINE.line_from_kernel(pos, line)  # replays, raises unless it wins
+                engine.line_from_kernel(pos, line)  # replays, raises unless it wins
         assert kernel(pos)[0] == expected
     assert seen == {UNKNOWN, WINNABLE, UNWINNABLE}
 
@@ -169,7 +170,7 @@ def test_engine_falls_back_to_cp_sat_when_the_node_budget_runs_out():
 
 def test_no_time_left_gives_unknown_without_cp_sat():
     # Deal 1 takes the kernel some 40000 nodes; with no time it stops at its first clock check.
-    fresh = dataclasses.replace(engine.ENGINE)
+    fresh = type(engine)()
     verdict, line, stats = fresh.decide(sp.deal(1), Budget(time_limit=0.0))
     assert (verdict, line, stats.method) == (UNKNOWN, [], "dfs")
     assert 0 < stats.nodes <= 4096

@@ -1,6 +1,6 @@
 """The All in a Row and Black Hole engines (Rust kernel with its rank-walk prune) against the
 plain exhaustive search of the reference rules, and the short reasons of
-solver/one_foundation_explain.py: each must hold only for positions that are lost."""
+solver/games/one_foundation/reasons.py: each must hold only for positions that are lost."""
 
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ import pytest
 from puzzles.cards import parse_card, rank
 from puzzles.lines import reference_solve, replay
 from puzzles.one_foundation import ALL_IN_A_ROW, BLACK_HOLE, Move, Position
-from solver import one_foundation_explain as explain
+from solver.games.one_foundation import reasons as explain
 from solver._native import Kernel
-from solver.one_foundation import ENGINES, to_kernel
+from solver.registry import GAMES as REGISTRY
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
 GAMES = [ALL_IN_A_ROW, BLACK_HOLE]
 
 
 def engine(game):
-    return ENGINES[game.NAME]
+    return REGISTRY[game.NAME].engine
 
 
 def decide(game, position: Position) -> tuple[str, list[Move]]:
@@ -135,7 +135,7 @@ def test_random_and_constructed_layouts_match_the_reference(game):
 def test_empty_foundation_takes_any_first_card_in_the_kernel():
     # Only 5H, 4C, 3D wins: starting with the 4C on top of the taller column strands a card.
     winnable = Position(((parse_card("3D"), parse_card("4C")), (parse_card("5H"),)) + ((),) * 11)
-    assert to_kernel(winnable)[2] == [0]
+    assert engine(ALL_IN_A_ROW).to_kernel(winnable)[2] == [0]
     verdict, line = decide(ALL_IN_A_ROW, winnable)
     assert verdict == WINNABLE and [str(m) for m in line] == ["5H (col 2)", "4C (col 1)", "3D (col 1)"]
     # A 9S besides: no first card leads through all four.
@@ -161,7 +161,7 @@ def test_the_mirrored_deal_decides_when_it_is_quicker(seed, verdict, deal_alone)
 @pytest.mark.parametrize("game, seed", [(ALL_IN_A_ROW, 10), (ALL_IN_A_ROW, 6), (BLACK_HOLE, 6), (BLACK_HOLE, 12)])
 def test_node_limits_give_unknown_or_the_right_verdict(game, seed):
     deal = game.deal(seed)
-    columns, _, tops = to_kernel(deal)
+    columns, _, tops = engine(game).to_kernel(deal)
     truth, _, needed, _ = Kernel(game.NAME, 1 << 16).solve(columns, 0, tops)
     assert truth != UNKNOWN and needed > 100
     for limit in [1, 2, 10, 100, needed // 2, needed, needed + 1]:

@@ -12,11 +12,11 @@ from ortools.sat.python import cp_model
 from puzzles import twaalven as rules
 from puzzles.cards import parse_card
 from puzzles.twaalven import Position
-from solver import twaalven_sat as sat
+from solver.games.twaalven import sat
 from solver._native import Kernel
 from solver.sat_core import assume
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE
-from walks import random_walk
+from tests.conftest import random_walk
 
 # Lost, and no short reason applies (found by random play from deal 718, F starting): no line
 # of play clears both column 8 and column 13.
@@ -92,7 +92,7 @@ def test_a_column_longer_than_the_turns_left_is_lost():
     # Three turns cannot clear a column of four: each turn takes one card of a column at most.
     position = rules.parse("KC AS JS JC\nAD 3S\n" + "-\n" * 11 + "to-move: F\n")
     assert sat.solve(position).verdict == UNWINNABLE
-    assert sat.unsat_core(position) == [parse_card("KC")]
+    assert sat.core(position)[0] == [parse_card("KC")]
 
 
 def test_time_limit_is_honoured():
@@ -133,8 +133,8 @@ def test_agrees_with_reference_search_on_small_positions():
 def test_unsat_core_is_infeasible_and_minimal():
     position = rules.parse(CORE_OF_TWO)
     assert rules.reference_solve(position) is None
-    core, minimal = sat.core_with_minimality(position, time_limit=20)
-    assert minimal and sat.unsat_core(position, time_limit=20) == core
+    core, minimal = sat.core(position, time_limit=20)
+    assert minimal
     # Re-solved with only the core's assumptions, the model stays infeasible ...
     model = sat._build(position, core=True)
     assert assume(model.model, model.taken, core, 20)[0] == cp_model.INFEASIBLE
@@ -148,4 +148,4 @@ def test_unsat_core_is_none_when_winnable():
     # T takes 5S + 7S, then F takes 6H + 8H.
     position = rules.parse("5S\n7S\n6H\n8H\n" + "-\n" * 9 + "to-move: T\n")
     assert sat.solve(position).verdict == WINNABLE
-    assert sat.unsat_core(position, time_limit=20) is None
+    assert sat.core(position, time_limit=20) is None

@@ -1,4 +1,4 @@
-"""Random walks through any game's legal moves, shared by the tests."""
+"""What the tests share: random walks through any game's legal moves."""
 
 from __future__ import annotations
 

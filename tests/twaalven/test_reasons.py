@@ -10,10 +10,13 @@ import pytest
 
 from puzzles import twaalven as rules
 from puzzles.cards import card_name
-from solver import twaalven_explain as explain
-from solver import twaalven_sat as sat
+from solver.games.twaalven import reasons as explain
+from solver.games.twaalven import sat
 from solver._native import Kernel
 from solver.result import UNWINNABLE, WINNABLE, Budget
+from solver.registry import GAMES
+
+ENGINE = GAMES['twaalven'].engine
 
 EMPTY = "-\n"
 
@@ -124,7 +127,7 @@ def test_each_reason_on_a_small_position(name):
     assert len(found) == 1, found
     assert rules.reference_solve(position) is None
     assert sat_verdicts(position) == {UNWINNABLE}
-    assert explain.short_reason(position) == found[0]
+    assert ENGINE.short_reason(position) == found[0]
 
 
 def test_counting_reason_names_the_impossible_count():
@@ -155,7 +158,7 @@ def test_cycle_reason_tells_who_waits_for_whom():
 
 def test_seed_998_with_t_starting_is_lost_on_the_last_turn():
     deal = rules.deal(998)
-    text = explain.short_reason(deal.start("T"))
+    text = ENGINE.short_reason(deal.start("T"))
     assert text.startswith("T starts, so F plays the 26th and last turn")
     bottoms = [f"{card_name(column[0])} (col {c + 1})" for c, column in enumerate(deal.columns)]
     assert ", ".join(bottoms) in text and "make 14" in text
@@ -208,12 +211,12 @@ def test_reasons_are_sound_on_partly_played_positions():
 
 def test_explain_winnable_and_lost_deals():
     budget = Budget(time_limit=20)
-    win = explain.explain(rules.deal(1), budget)
+    win = ENGINE.explain(rules.deal(1), budget)
     assert (win.verdict, win.method) == (WINNABLE, "none")
-    assert "with T or F starting" in win.reasons[0] and "winnable solve" in win.reasons[0]
-    only_f = explain.explain(rules.deal(998), budget)
+    assert "whoever starts" in win.reasons[0] and "winnable solve" in win.reasons[0]
+    only_f = ENGINE.explain(rules.deal(998), budget)
     assert "only with F starting" in only_f.reasons[0]
-    lost = explain.explain(rules.deal(998).start("T"), budget)
+    lost = ENGINE.explain(rules.deal(998).start("T"), budget)
     assert (lost.verdict, lost.method) == (UNWINNABLE, "rules")
     assert lost.to_json() == {"verdict": UNWINNABLE, "reasons": lost.reasons, "method": "rules"}
 
@@ -223,6 +226,6 @@ def test_explain_falls_back_to_an_unsat_core():
     position = rules.parse("9D\n6H 2H 2D\n-\n-\n-\n-\n5S\n6C\n-\n-\nTS 7S\n-\n7D QS\nto-move: F\n")
     assert explain.reasons(position) == []
     assert rules.reference_solve(position) is None
-    result = explain.explain(position, Budget(time_limit=20))
+    result = ENGINE.explain(position, Budget(time_limit=20))
     assert (result.verdict, result.method) == (UNWINNABLE, "cp-sat core")
     assert result.reasons == ["A win takes every card, but no line of play takes 6H (col 2, bottom); CP-SAT proves it."]

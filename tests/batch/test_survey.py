@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli.batch import survey
-from solver import survey as surveying
+from solver.batch import survey as surveying
 from solver.registry import game
 from solver.result import Budget
-from solver.survey import Row, Store, seed_range, wilson
+from solver.batch.survey import Row, Store, seed_range, wilson
 
 TWAALVEN = game("twaalven")
 #: Big enough that the survey is still running well after the random number of rows the kill
@@ -258,7 +258,7 @@ def test_unknown_verdicts_from_a_tiny_budget_are_stored_as_unknown(tmp_path):
 
 def test_a_variant_the_game_does_not_have_is_refused(tmp_path):
     with Store(str(tmp_path / "r.sqlite")) as store, surveying.workers(1) as run_tasks:
-        with pytest.raises(ValueError, match="twaalven has no variant 'players=3'"):
+        with pytest.raises(ValueError, match="'players=3' is not a variant of twaalven"):
             surveying.run(store, "twaalven", "players=3", [1], run_tasks)
 
 

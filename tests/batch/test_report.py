@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.batch import report, survey
-from solver.report import percentile
-from solver.survey import Row, Store, wilson
+from solver.batch.report import percentile
+from solver.batch.survey import Row, Store, wilson
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from cli.batch import generate
 from cli.main import main
 from puzzles import twaalven as rules
-from solver import generate as generating
-from solver.files import replacing
+from solver.batch import generate as generating
+from solver.batch.files import replacing
 from solver.registry import game
 from solver.result import WINNABLE, Budget
 

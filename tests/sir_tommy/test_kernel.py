@@ -11,11 +11,13 @@ from hypothesis import strategies as st_
 
 from puzzles import sir_tommy as st
 from puzzles.sir_tommy import Position
-from solver import sir_tommy as engine
-from solver import sir_tommy_sat as sat
+from solver.games.sir_tommy.engine import GAME
+from solver.games.sir_tommy import sat
 from solver._native import SirTommyKernel
-from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
-from walks import random_walk
+from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget, OptimumResult
+from tests.conftest import random_walk
+
+engine = GAME.engine
 
 
 def reduced_deck(top_rank: int, suits: int, rng: random.Random) -> list[int]:
@@ -119,9 +121,9 @@ def test_maximise_matches_the_reference_best_win(shape, moves, player):
     best = st.best_win(position, held_score(player))
     result = engine.solve(position, Budget(time_limit=30), maximise=player)
     if best is None:
-        assert result.verdict == UNWINNABLE and result.maximum is None
+        assert result.verdict == UNWINNABLE and not isinstance(result, OptimumResult)
         return
-    assert result.maximum.proven and result.maximum.held == best[0] == result.held[player]
+    assert result.optimal and result.value == best[0] == result.details["held"][player]
 
 
 def test_maximising_each_player_in_turn_on_one_position():
@@ -132,7 +134,7 @@ def test_maximising_each_player_in_turn_on_one_position():
     for player in ("U", "D", "U", "D"):
         best = st.best_win(position, held_score(player))
         result = engine.solve(position, Budget(time_limit=30), maximise=player)
-        assert result.maximum.proven and result.maximum.held == best[0]
+        assert result.optimal and result.value == best[0]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
@@ -141,7 +143,7 @@ def test_seeded_deals_are_winnable_with_a_replayed_line(seed):
     result = engine.solve(deal, Budget(time_limit=60))
     assert result.verdict == WINNABLE
     replays_to_a_win(deal, result.solution)
-    assert sum(result.held.values()) == 52
+    assert sum(result.details["held"].values()) == 52
 
 
 def test_a_budget_gives_unknown_and_the_table_is_capped():

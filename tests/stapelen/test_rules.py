@@ -13,7 +13,7 @@ from puzzles.cards import RANKS, SUITS, parse_card, rank
 from puzzles.errors import IllegalMoveError, ParseError
 from puzzles.stapelen import Move, Position
 from solver._native import deal as native_deal
-from walks import random_walk
+from tests.conftest import random_walk
 
 
 def c(name: str) -> int:

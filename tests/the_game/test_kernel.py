@@ -15,8 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzles import the_game as g
-from solver import the_game as engine
+from solver.games.the_game.engine import GAME
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
+
+engine = GAME.engine
 
 SETTINGS = settings(deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow])
 #: Every search here is tiny for a correct kernel; the limit turns a runaway into a failure.
@@ -44,7 +46,7 @@ def small_positions(draw):
 
 def assert_agrees(position, **options):
     expected, _ = g.fewest_cards_left(position)
-    found = engine.search(position, time_limit=SAFETY_SECONDS, **options)
+    found = engine.search(position, Budget(time_limit=SAFETY_SECONDS), **options)
     assert (found.cards_left, found.lower_bound) == (expected, expected), g.format_position(position)
     if not position.is_over():
         assert g.replay(position, found.moves).cards_left == expected
@@ -109,7 +111,7 @@ def test_differential_cases_cover_wins_and_losses():
 def test_known_solo_results(seed):
     """Solo seeds 1-5 of the full deck are won; the line replays to every card played."""
     result = engine.solve(g.deal(seed), Budget(time_limit=60))
-    assert (result.verdict, result.cards_left, result.optimal) == (WINNABLE, 0, True)
+    assert (result.verdict, result.value, result.optimal) == (WINNABLE, 0, True)
     assert g.replay(result.start, result.solution).is_won()
     assert sum(len(turn.plays) for turn in result.turns) == 98
 
@@ -118,7 +120,7 @@ def test_a_proven_loss_reports_its_bound():
     # Piles at 90/91 and 20/21: 40 and 60 fit nowhere, ever.
     text = "hand 1: 40 60\ndraw: -\npiles: 90 91 20 21\nto-move: 1\nplayed: 0\n"
     result = engine.solve(g.parse(text), Budget())
-    assert (result.verdict, result.cards_left, result.lower_bound, result.solution) == (UNWINNABLE, 2, 2, [])
+    assert (result.verdict, result.value, result.bound, result.solution) == (UNWINNABLE, 2, 2, [])
 
 
 def test_dead_card_bound_matches_the_python_facts():
@@ -133,7 +135,7 @@ def test_dead_card_bound_matches_the_python_facts():
             position = position.apply(rng.choice(moves))
         if position.is_over():
             continue
-        found = engine.search(position, node_limit=1, beam_widths=[])
+        found = engine.search(position, Budget(time_limit=None, node_limit=1), beam_widths=[])
         assert found.lower_bound == len(g.dead_cards(position)), g.format_position(position)
 
 
@@ -141,7 +143,7 @@ def test_best_starter_over_every_starter():
     deal = g.deal(4, players=3, top=10, hand_size=2)
     values = {s: g.fewest_cards_left(deal.start(s))[0] for s in (1, 2, 3)}
     result = engine.solve(deal, Budget(time_limit=SAFETY_SECONDS))
-    assert result.cards_left == min(values.values()) == values[result.starter]
+    assert result.value == min(values.values()) == values[result.starter]
     assert result.optimal
 
 
@@ -149,7 +151,7 @@ def test_a_hit_budget_is_unknown_and_keeps_a_replayable_line():
     result = engine.solve(g.deal(24), Budget(time_limit=None, node_limit=100))
     assert result.verdict == UNKNOWN and not result.optimal
     if result.solution:
-        assert g.replay(result.start, result.solution).cards_left == result.cards_left
+        assert g.replay(result.start, result.solution).cards_left == result.value
 
 
 def test_table_reuse_across_analyse_children_keeps_answers_exact():
@@ -160,4 +162,4 @@ def test_table_reuse_across_analyse_children_keeps_answers_exact():
     assert len(analysis.moves) == len(position.legal_moves())
     for item in analysis.moves:
         expected, _ = g.fewest_cards_left(position.apply(item.move))
-        assert (item.cards_left, item.lower_bound) == (expected, expected)
+        assert (item.value, item.bound) == (expected, expected)

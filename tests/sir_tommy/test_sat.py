@@ -11,11 +11,13 @@ from hypothesis import strategies as st_
 from ortools.sat.python import cp_model
 
 from puzzles import sir_tommy as st
-from solver import sir_tommy as engine
-from solver import sir_tommy_sat as sat
+from solver.games.sir_tommy.engine import GAME
+from solver.games.sir_tommy import sat
 from solver.result import UNWINNABLE, Budget
 from solver.sat_core import checked_solve, new_solver
-from test_sir_tommy_kernel import SMALL, TINY, held_score, in_end_phase, partly_played, replays_to_a_win
+from tests.sir_tommy.test_kernel import SMALL, TINY, held_score, in_end_phase, partly_played, replays_to_a_win
+
+engine = GAME.engine
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -23,7 +25,7 @@ from test_sir_tommy_kernel import SMALL, TINY, held_score, in_end_phase, partly_
 def test_model_maximum_matches_the_reference_best_win(shape, moves, player):
     position = partly_played(shape, moves)
     best = st.best_win(position, held_score(player))
-    answer = sat.solve(position, player, time_limit=30)
+    answer = sat.solve(position, 30, player)
     if best is None:
         assert answer.verdict == UNWINNABLE
         return
@@ -37,7 +39,7 @@ def test_an_unsat_core_exactly_when_the_position_is_lost(shape, moves):
     """The core model lets cards stay off the foundations: all of them assumed played is the
     whole game, so a core exists exactly when there is no win."""
     position = in_end_phase(shape, moves)
-    found = sat.unsat_core(position, time_limit=30)
+    found = sat.core(position, time_limit=30)
     assert (found is None) == (st.reference_solve(position) is not None)
     if found is not None:
         core, minimal = found
@@ -47,14 +49,14 @@ def test_an_unsat_core_exactly_when_the_position_is_lost(shape, moves):
 @pytest.mark.parametrize("player", ["U", "D"])
 def test_either_player_can_hold_all_52_cards_of_seed_2(player):
     result = engine.solve(st.deal(2), Budget(time_limit=60), maximise=player)
-    assert result.maximum.held == 52 and result.maximum.proven and result.maximum.super_winner
+    assert result.value == 52 and result.optimal and result.super_winner
     end = replays_to_a_win(st.deal(2), result.solution)
-    assert end.held(player) == result.held[player] == 52
+    assert end.held(player) == result.details["held"][player] == 52
 
 
 def test_with_two_rows_seed_3_gives_u_at_most_51_cards():
     result = engine.solve(st.deal(3, rows=2), Budget(time_limit=120), maximise="U")
-    assert result.maximum.held == 51 and result.maximum.proven
+    assert result.value == 51 and result.optimal
     assert replays_to_a_win(st.deal(3, rows=2), result.solution).held("U") == 51
 
 

@@ -19,9 +19,11 @@ from hypothesis import strategies as st
 from puzzles import twaalven as tw
 from puzzles.cards import parse_card, rank
 from puzzles.twaalven import Move, Position
-from solver import twaalven as solver
+from solver.games.twaalven.engine import GAME
 from solver._native import Kernel
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
+
+solver = GAME.engine
 
 SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -75,7 +77,7 @@ def assert_kernel_agrees(pos: Position, kernels=None) -> str:
         verdict, pairs, nodes, seconds = kernel_solve(kernel, pos)
         assert verdict == expected, (type(kernel).__name__, tw.format_position(pos))
         if verdict == WINNABLE:
-            moves = solver.ENGINE.line_from_kernel(pos, pairs)  # replays; raises unless it wins
+            moves = solver.line_from_kernel(pos, pairs)  # replays; raises unless it wins
             assert len(moves) == pos.remaining // 2
             assert tw.replay(pos, moves).is_won()
         else:
@@ -166,7 +168,7 @@ def test_constructed_positions_match_reference(case):
 @settings(SETTINGS, max_examples=100)
 @given(constructed_positions())
 def test_decide_matches_reference(case):
-    """The same through solver.twaalven.decide and the process-wide kernel."""
+    """The same through the engine's decide and the process-wide kernel."""
     pos, _ = case
     verdict, moves, stats = solver.decide(pos, Budget(time_limit=SAFETY_SECONDS))
     assert verdict == reference_verdict(pos)
@@ -324,7 +326,7 @@ def test_node_limits_give_unknown_or_the_right_verdict(seed, starter, make_kerne
         assert verdict in (UNKNOWN, truth)
         assert nodes <= limit + 1
         if verdict == WINNABLE:
-            assert tw.replay(pos, solver.ENGINE.line_from_kernel(pos, pairs)).is_won()
+            assert tw.replay(pos, solver.line_from_kernel(pos, pairs)).is_won()
         else:
             assert pairs == []
         if limit > needed:  # more budget than the search needs: it must decide
@@ -437,7 +439,7 @@ def test_many_deals_in_a_row_on_one_kernel_match_fresh_kernels(make_kernel):
             verdict, pairs, _, _ = kernel_solve(kernel, pos)
             assert verdict == fresh_verdict(pos), (seed, starter)
             if verdict == WINNABLE:
-                solver.ENGINE.line_from_kernel(pos, pairs)
+                solver.line_from_kernel(pos, pairs)
 
 
 def test_unknown_search_leaves_no_wrong_entries(make_kernel):
@@ -455,7 +457,7 @@ def test_unknown_search_leaves_no_wrong_entries(make_kernel):
                 verdict, pairs, _, _ = kernel_solve(kernel, each)
                 assert verdict == fresh_verdict(each)
                 if verdict == WINNABLE:
-                    solver.ENGINE.line_from_kernel(each, pairs)
+                    solver.line_from_kernel(each, pairs)
             assert kernel_solve(kernel, pos)[0] == truth
 
 
@@ -488,7 +490,7 @@ def test_tiny_table_gives_the_same_verdicts_as_the_default_table(make_kernel):
             big_verdict, _, _, _ = kernel_solve(default, pos)
             assert small_verdict == big_verdict != UNKNOWN, (seed, starter)
             if small_verdict == WINNABLE:
-                solver.ENGINE.line_from_kernel(pos, small_pairs)
+                solver.line_from_kernel(pos, small_pairs)
     for seed, starter in [(470, "F"), (266, "T"), (998, "T"), (860, "T"), (143, "T")]:
         assert kernel_solve(tiny, tw.deal(seed).start(starter))[0] == UNWINNABLE
     for seed, starter in HARD_CANDIDATES:
@@ -498,7 +500,7 @@ def test_tiny_table_gives_the_same_verdicts_as_the_default_table(make_kernel):
 
 # --- known verdicts of full deals ---------------------------------------------------------------
 
-#: Computed once with solver.twaalven.solve and written in: the starters that win.
+#: Computed once with the engine's solve and written in: the starters that win.
 KNOWN_STARTERS = {
     **{seed: ["T", "F"] for seed in range(1, 21)},
     143: ["F"],

@@ -1,0 +1,1 @@
+"""Work over many deals: surveys, generated puzzles, reports, and files written whole."""

@@ -1,0 +1,38 @@
+"""Why cards of The Game must remain, as facts a player can check at the table: cards no pile
+can ever take again (every pile is past them and no chain of cards exactly 10 apart can bring
+one back), and the hand that cannot play its turn's minimum at the end of a line."""
+
+from __future__ import annotations
+
+from puzzles import the_game as rules
+from puzzles.the_game import Position
+
+
+def dead_card_reason(position: Position, card: int) -> str:
+    """Why no pile can take `card` again."""
+    remaining = set(position.draw).union(*position.hands)
+    low = rules.lowest_reach(position.piles[:2], remaining)
+    high = rules.highest_reach(position.piles[2:], remaining)
+    up = " and ".join(map(str, position.piles[:2]))
+    down = " and ".join(map(str, position.piles[2:]))
+    return (
+        f"{card} can never be played: the ascending piles (at {up}) can come back no lower than {low} "
+        f"and the descending piles (at {down}) no higher than {high}, since no chain of cards still to play, "
+        f"each exactly 10 from the last, leads further back"
+    )
+
+
+def dead_card_reasons(position: Position) -> list[str]:
+    return [dead_card_reason(position, card) for card in rules.dead_cards(position)]
+
+
+def clogged(position: Position) -> str | None:
+    """At the end of a game with cards left: the hand that could not play the minimum."""
+    if not position.is_over() or position.is_won():
+        return None
+    fits = sorted({c for c in position.hand for p, t in enumerate(position.piles) if rules.accepts(p, t, c)})
+    playable = ", ".join(map(str, fits)) or "none of them"
+    return (
+        f"player {position.to_move} holds {' '.join(map(str, sorted(position.hand)))} with piles at "
+        f"{' '.join(map(str, position.piles))} and must play {position.minimum}; the cards that fit: {playable}"
+    )
