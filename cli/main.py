@@ -17,7 +17,20 @@ from .common import (
 )
 
 
-@click.group(epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
+class Commands(click.Group):
+    """The command group; a reader that closes the pipe early (`| head`) ends a command quietly
+    with exit code 0, where click would exit 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            # Python would report the failed flush of stdout at exit: point stdout at nothing first.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise click.exceptions.Exit(0) from None
+
+
+@click.group(cls=Commands, epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
 def main():
     """winnable: exact solver and puzzle analyser for open-information card games.
 
@@ -121,19 +134,19 @@ for command in (generate, survey, report):
 
 
 def run():
-    """The console script: click's handling, but Ctrl-C exits 130 without a traceback and a
-    reader that closes the pipe early ends the command quietly."""
+    """The console script: click's handling, but Ctrl-C exits 130 without a traceback."""
     try:
         code = main.main(standalone_mode=False)
-        sys.stdout.flush()
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)
     except (click.Abort, KeyboardInterrupt):
         click.echo("interrupted", err=True)
-        sys.exit(130)
-    except BrokenPipeError:
-        # Python would report the failed flush of stdout at exit: point stdout at nothing first.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(0)
+        code = 130
+    if code == 130:
+        # Everything is stored and closed by now. Leave at once: a CP-SAT solve told to stop
+        # after a Ctrl-C can abort the interpreter's finalisation ("terminate called ...").
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(130)
     sys.exit(code if isinstance(code, int) else 0)

@@ -12,6 +12,11 @@ from ortools.sat.python import cp_model
 
 from .result import UNKNOWN, UNWINNABLE, WINNABLE
 
+#: Seconds between this thread's looks for a Ctrl-C while CP-SAT solves, and the seconds it
+#: then gives CP-SAT to stop by itself before telling it to.
+SIGNAL_SLICE = 0.1
+STOP_GRACE = 1.0
+
 
 def new_solver(time_limit: float | None, workers: int, **parameters) -> cp_model.CpSolver:
     """A solver with `workers` threads, at most `time_limit` seconds (None: no limit) and any
@@ -29,17 +34,21 @@ def new_solver(time_limit: float | None, workers: int, **parameters) -> cp_model
 def checked_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
     """The solve status; AssertionError (a bug in the model, not in the input) if invalid.
 
-    The solve runs in a thread of its own while this one waits: a Ctrl-C then reaches Python
-    at once (a lock's wait is interrupted by signals), stops the search and goes on as
-    KeyboardInterrupt, instead of CP-SAT taking it for the end of its time limit."""
+    The solve runs in a thread of its own while this one waits in short slices (the signal
+    may reach any thread, and Python runs its handler in this one between slices): a Ctrl-C
+    then stops the search and goes on as KeyboardInterrupt, instead of CP-SAT taking it for
+    the end of its time limit. A slice ends as soon as the solve does."""
     answer: list[int] = []
     worker = threading.Thread(target=lambda: answer.append(solver.solve(model)), daemon=True)
     worker.start()
     try:
-        worker.join()
+        while worker.is_alive():
+            worker.join(SIGNAL_SLICE)
     except KeyboardInterrupt:
-        solver.stop_search()
-        worker.join()
+        worker.join(STOP_GRACE)  # CP-SAT stops by itself on the signal as a rule
+        if worker.is_alive():
+            solver.stop_search()
+            worker.join()
         raise
     status = answer[0]
     if status == cp_model.MODEL_INVALID:

@@ -1,8 +1,10 @@
 """The command line end to end: output formats, JSON replayed by the rules, errors and exit codes."""
 
 import json
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -205,14 +207,30 @@ def test_ctrl_c_during_a_kernel_search_stops_it_at_once():
     assert float(run_.stdout.split()[2]) < 10
 
 
-def test_the_console_script_turns_ctrl_c_into_exit_code_130(monkeypatch, capsys):
-    import cli.main as entry
+def console(*args: str, interrupt_after: float | None = None, unread: bool = False):
+    """Runs the `winnable` console script in a process of its own: optionally sends it Ctrl-C
+    after some seconds, or closes its output pipe before it writes (`unread`, as `| head -0`)."""
+    process = subprocess.Popen([sys.executable, "-c", "from cli.main import run; run()", *args],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if unread:
+        process.stdout.close()
+        process.wait(timeout=60)
+        return process.returncode, "", process.stderr.read().decode()
+    if interrupt_after is not None:
+        time.sleep(interrupt_after)
+        process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    return process.returncode, out.decode(), err.decode()
 
-    def interrupted(*args, **kwargs):
-        raise KeyboardInterrupt
 
-    monkeypatch.setattr(entry.main, "main", interrupted)
-    with pytest.raises(SystemExit) as exit_:
-        entry.run()
-    assert exit_.value.code == 130
-    assert "interrupted" in capsys.readouterr().err
+def test_ctrl_c_during_a_cp_sat_phase_exits_130_at_once():
+    """Seed 149 maximised for U: the kernel's win comes at once, then CP-SAT runs for a minute."""
+    started = time.perf_counter()
+    code, out, err = console("solve", "sir-tommy", "--seed", "149", "--maximise", "U", "--time-limit", "60",
+                             interrupt_after=3)
+    assert (code, err.strip()) == (130, "interrupted"), out + err
+    assert time.perf_counter() - started < 20
+
+
+def test_a_reader_that_closes_the_pipe_early_is_not_an_error():
+    assert console("solve", "twaalven", "--seed", "7", unread=True) == (0, "", "")

@@ -1,4 +1,4 @@
-"""The shared engine: proof trees in explanations, and one conformance check over every game."""
+"""The shared engine: proof trees in explanations."""
 
 import pytest
 
@@ -26,29 +26,3 @@ def test_black_hole_seed_17_is_explained_move_by_move():
     for move in position.legal_moves():
         after = position.apply(move)
         assert entry.engine.solve(after).verdict == UNWINNABLE
-
-
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_every_game_conforms(name):
-    """pgx-style conformance: seeded deals format and parse back, every legal move applies and
-    changes the position, a found solution replays to a won position with no moves left, and
-    the JSON of every move names what its str names."""
-    entry = GAMES[name]
-    rules = RULES[name]
-    for seed in range(1, 6):
-        deal = rules.deal(seed)
-        assert rules.parse(rules.format_position(deal)) == deal
-        result = entry.engine.solve(deal, Budget(time_limit=60))
-        assert result.verdict in (WINNABLE, UNWINNABLE)
-        if result.verdict != WINNABLE:
-            assert result.solution == []
-            continue
-        position = result.start  # the deal, with the starter chosen where the players choose
-        for move in result.solution:
-            assert move in position.legal_moves()
-            assert type(move).parse(str(move)) == move
-            following = position.apply(move)
-            assert following != position and hash(following) == hash(position.apply(move))
-            position = following
-        assert position.is_won() and not position.legal_moves()
-        assert rules.parse(rules.format_position(position)) == position

@@ -86,14 +86,18 @@ def replays(result) -> bool:
 
 
 def measure(entry, position, result, budget: Budget) -> Difficulty | None:
-    """The difficulty of a winnable deal along its solution; None if a move stayed undecided."""
+    """The difficulty of a winnable deal along its solution; None if a move stayed undecided.
+    Each position of the line gets an equal share of what is left of the budget, so that one
+    hard position cannot starve the rest of the line."""
     bits, legal, losing, critical = 0.0, 0, 0, 0
     current = result.start
-    for move in result.solution:
+    for index, move in enumerate(result.solution):
         if len(current.legal_moves()) == 1:  # forced, and on a winning line: nothing to analyse
             verdicts = [KEEPS]
         else:
-            verdicts = [verdict.verdict for verdict in entry.engine.analyse(current, budget).moves]
+            part = budget.part(len(result.solution) - index)
+            verdicts = [verdict.verdict for verdict in entry.engine.analyse(current, part).moves]
+            budget.spend(part)
         keeps, loses = verdicts.count(KEEPS), verdicts.count(LOSES)
         if keeps + loses != len(verdicts) or keeps == 0:
             return None

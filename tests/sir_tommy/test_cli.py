@@ -74,9 +74,11 @@ def test_maximise_reports_the_most_cards_and_the_super_winner():
     data = json.loads(run("solve", "sir-tommy", "--seed", "2", "--maximise", "D", "--time-limit", "2", "--json").output)
     maximum = data["maximise"]
     assert maximum["player"] == "D" and maximum["held"] == data["held"]["D"]
-    assert maximum["super_winner_possible"] == (True if maximum["held"] >= 30 else (False if maximum["proven_optimal"] else None))
+    assert maximum["held"] == data["most_held"] <= data["upper_bound"] <= 52
+    assert maximum["proven_optimal"] == data["optimal"] == (data["most_held"] == data["upper_bound"])
+    assert maximum["super_winner_possible"] == (True if maximum["held"] >= 30 else (False if data["upper_bound"] < 30 else None))
     text = run("solve", "sir-tommy", "--seed", "2", "--maximise", "D", "--time-limit", "2").output
-    assert "most cards D can hold in a win: " in text and "D can be the super-winner (30+ cards): " in text
+    assert "most cards D can hold in a win" in text and "D can be the super-winner (30+ cards): " in text
 
 
 def test_explain_names_a_card_buried_beyond_both_players():

@@ -1,0 +1,129 @@
+"""One conformance suite that every registered game and each of its test variants must pass
+(pgx-style): the rules' contract (deals round-trip, moves apply, hash and parse back, lines
+replay to a won position with no moves left), and every command of the CLI, with the JSON keys
+the docs promise and solve, explain and analyse agreeing. A new game gets it from the registry."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.registry import GAMES
+from solver.result import KEEPS, LOSES, METHODS, UNKNOWN, UNWINNABLE, WINNABLE, Budget, OptimumResult
+
+CASES = [(name, variant) for name, entry in GAMES.items() for variant in entry.test_variants]
+IDS = [f"{name}{'-' + GAMES[name].variant_label(variant).replace(' ', '-') if variant else ''}" for name, variant in CASES]
+SEEDS = (1, 2, 3)
+#: Every command of a run gets this many seconds at most: solve and explain decide these deals
+#: well within it; analyse and generate may leave moves open, which the checks allow.
+SECONDS = "4"
+
+SOLVE_KEYS = {"game", "verdict", "starters", "starter", "solution", "explanation", "stats", "seed"}
+EXPLAIN_KEYS = {"game", "verdict", "reasons", "method", "seed"}
+ANALYSE_KEYS = {"game", "verdict", "moves", "stats", "seed"}
+MOVE_KEYS = {"move", "notation", "verdict", "reason"}
+
+
+def flags(variant: dict) -> list[str]:
+    """A variant as command-line options."""
+    words = []
+    for name, value in variant.items():
+        words += ["--" + name.replace("_", "-")] + ([] if value is True else [str(value)])
+    return words
+
+
+def run(*args: str, input=None):
+    result = CliRunner().invoke(main, list(args), input=input)
+    assert result.exit_code == 0, (args, result.output, result.exception)
+    return result.output
+
+
+@pytest.mark.parametrize("name, variant", CASES, ids=IDS)
+def test_rules_and_engine_conform(name, variant):
+    """Seeded deals format and parse back; the solution's every move is legal, parses back
+    from its notation and changes the position, equal positions hash equal, and the line ends
+    in a won position with no moves left that also round-trips."""
+    entry = GAMES[name]
+    rules = entry.rules
+    for seed in SEEDS:
+        deal = rules.deal(seed, **variant)
+        assert rules.parse(rules.format_position(deal), **variant) == deal
+        result = entry.engine.solve(deal, Budget(time_limit=60))
+        assert result.verdict in (WINNABLE, UNWINNABLE), (name, variant, seed)
+        assert result.stats.method in METHODS
+        if result.verdict != WINNABLE:
+            assert result.solution == []
+            continue
+        position = result.start
+        for move in result.solution:
+            assert move in position.legal_moves()
+            assert type(move).parse(str(move)) == move
+            following = position.apply(move)
+            assert following != position and hash(following) == hash(position.apply(move))
+            position = following
+        assert position.is_won() and not position.legal_moves()
+        assert rules.parse(rules.format_position(position), **variant) == position
+
+
+@pytest.mark.parametrize("name, variant", CASES, ids=IDS)
+def test_every_command_runs_and_the_answers_agree(name, variant, tmp_path):
+    entry = GAMES[name]
+    seed = "1"
+    deal_args = [name, "--seed", seed, *flags(variant)]
+    args = [*deal_args, "--time-limit", SECONDS]
+
+    text = run("deal", *deal_args)
+    assert entry.rules.parse(text, **variant) == entry.rules.deal(1, **variant)
+
+    solved = json.loads(run("solve", *args, "--json"))
+    assert set(solved) >= SOLVE_KEYS and set(solved["stats"]) == {"nodes", "seconds", "method"}
+    assert solved["game"] == name and solved["seed"] == 1 and solved["stats"]["method"] in METHODS
+    assert solved["verdict"] in (WINNABLE, UNWINNABLE)
+    assert (solved["solution"] != []) == (solved["verdict"] == WINNABLE)
+    result = entry.engine.solve(entry.rules.deal(1, **variant), Budget(time_limit=60))
+    if isinstance(result, OptimumResult):
+        objective = result.objective
+        assert {objective.value_key, objective.bound_key, "optimal"} <= set(solved)
+    assert run("solve", *args).splitlines()[1] == f"verdict: {solved['verdict']}"
+
+    explained = json.loads(run("explain", *args, "--json"))
+    assert set(explained) == EXPLAIN_KEYS and explained["reasons"]
+    assert explained["verdict"] == solved["verdict"]
+
+    analysed = json.loads(run("analyse", *args, "--json"))
+    assert set(analysed) == ANALYSE_KEYS and analysed["verdict"] in (solved["verdict"], UNKNOWN)
+    labels = [move["verdict"] for move in analysed["moves"]]
+    assert all(set(move) >= MOVE_KEYS for move in analysed["moves"])
+    assert set(labels) <= {KEEPS, LOSES, UNKNOWN}
+    if solved["verdict"] == WINNABLE:
+        assert set(labels) != {LOSES}, "a winnable deal has a move that keeps it so"
+    else:
+        assert KEEPS not in labels
+
+    out = tmp_path / "deals"
+    written = json.loads(run("generate", *args[:1], "--count", "1", "--seeds", "1-2", "--jobs", "1",
+                             "--out", str(out), "--json", *flags(variant), "--time-limit", SECONDS))
+    assert written["variant"] == entry.variant_label(variant)
+    for file in written["files"]:
+        with open(file["path"], encoding="utf-8") as handle:
+            assert entry.rules.parse(handle.read(), **variant) == entry.rules.deal(file["seed"], **variant)
+
+    db = str(tmp_path / "survey.sqlite")
+    surveyed = json.loads(run("survey", name, "--seeds", "1-2", "--db", db, "--jobs", "1", "--json",
+                              *flags(variant), "--time-limit", SECONDS))
+    assert surveyed["deals"] == 2 and surveyed["variant"] == entry.variant_label(variant)
+    reported = json.loads(run("report", db, "--json"))
+    assert [(g["game"], g["variant"], g["deals"]) for g in reported["groups"]] == [
+        (name, entry.variant_label(variant), 2)
+    ]
+
+
+def test_variant_labels_name_each_variant_once_and_read_back():
+    for entry in GAMES.values():
+        labels = [entry.variant_label(variant) for variant in entry.test_variants]
+        assert len(set(labels)) == len(labels)
+        for variant, label in zip(entry.test_variants, labels):
+            assert entry.variant_of(label) == variant

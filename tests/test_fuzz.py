@@ -1,0 +1,124 @@
+"""Whatever a user types, winnable answers (exit 0) or refuses it in one `Error:` line (exit 2):
+never a traceback or a panic (exit 1), and never a hang. Hypothesis mutates valid deals and
+positions of every registered game (cards deleted, duplicated, swapped or renamed, lines cut,
+random bytes, CRLF, a byte-order mark) and option values; a new game gets this from the registry."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cli.main import main
+from solver.registry import GAMES
+from tests.conftest import random_walk
+
+NAMES = list(GAMES)
+#: Each run's budget: the fuzzing is about input, not about search.
+LIMITS = ["--time-limit", "1", "--node-limit", "20000"]
+
+
+def samples(name: str) -> list[bytes]:
+    """Texts a user could start from: deals of each test variant and positions reached by
+    random play from them."""
+    entry = GAMES[name]
+    rng = random.Random(name)
+    texts = []
+    for variant in entry.test_variants:
+        for seed in (1, 2):
+            deal = entry.rules.deal(seed, **variant)
+            texts.append(entry.rules.format_position(deal))
+            start = entry.engine.starts(deal)[0]
+            texts.append(entry.rules.format_position(random_walk(start, rng.randrange(1, 30), rng)))
+    return [text.encode("utf-8") for text in texts]
+
+
+SAMPLES = {name: samples(name) for name in NAMES}
+JUNK = [b"", b"-", b"#", b":", b"10", b"0", b"99", b"100", b"-1", b"XX", b"\xff\xfe", b"\x00", b"7\xe2\x99",
+        b"K\xe2\x99\xa5", b"1e999", b"hand 9:", b"to-move:", b"piles:", b"draw:", b"foundation:", b"rows",
+        "é".encode(), b"\t", b"\r", b"A", b"QS", b"45!stop"]
+
+
+@st.composite
+def mutated(draw, name: str) -> bytes:
+    """A sample text of the game with a few edits at the level of tokens and bytes."""
+    text = draw(st.sampled_from(SAMPLES[name]))
+    tokens = text.split(b" ")
+    for _ in range(draw(st.integers(1, 3))):
+        kind = draw(st.sampled_from(["delete", "duplicate", "swap", "replace", "cut", "bytes", "line"]))
+        i = draw(st.integers(0, len(tokens) - 1))
+        if kind == "delete" and len(tokens) > 1:
+            del tokens[i]
+        elif kind == "duplicate":
+            tokens.insert(draw(st.integers(0, len(tokens))), tokens[i])
+        elif kind == "swap":
+            j = draw(st.integers(0, len(tokens) - 1))
+            tokens[i], tokens[j] = tokens[j], tokens[i]
+        elif kind == "replace":
+            tokens[i] = draw(st.sampled_from(JUNK))
+        elif kind == "cut":
+            tokens = tokens[:i + 1]
+            tokens[-1] = tokens[-1][:draw(st.integers(0, len(tokens[-1])))]
+        elif kind == "bytes":
+            tokens[i] += draw(st.binary(min_size=1, max_size=3))
+        else:
+            lines = b" ".join(tokens).split(b"\n")
+            del lines[draw(st.integers(0, len(lines) - 1))]
+            tokens = b"\n".join(lines).split(b" ")
+    result = b" ".join(tokens)
+    if draw(st.booleans()):
+        result = result.replace(b"\n", b"\r\n")
+    if draw(st.booleans()):
+        result = b"\xef\xbb\xbf" + result
+    return result
+
+
+def answered(result) -> None:
+    """Exit 0, or exit 2 with one `Error:` line; never an internal error."""
+    assert result.exit_code in (0, 2), (result.exit_code, result.output, result.exception)
+    if result.exit_code == 2:
+        errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+        assert len(errors) == 1, result.output
+        assert "\\udc" not in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_mutated_input_is_answered_or_refused_in_one_line(name, data):
+    text = data.draw(mutated(name))
+    command = data.draw(st.sampled_from(["solve", "deal", "explain", "analyse"]))
+    variant = data.draw(st.sampled_from(GAMES[name].test_variants))
+    flags = [word for key, value in variant.items()
+             for word in ["--" + key.replace("_", "-")] + ([] if value is True else [str(value)])]
+    budget = [] if command == "deal" else LIMITS
+    answered(CliRunner().invoke(main, [command, name, "-", *flags, *budget], input=text))
+
+
+OPTION_VALUES = ["0", "-1", "1", "2", "3", "6", "9", "nan", "inf", "-inf", "1e300", "1e19", "abc", "",
+                 "18446744073709551616", "1180591620717411303424", "0.5", "U", "D", "X"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    name=st.sampled_from(NAMES),
+    command=st.sampled_from(["solve", "explain", "analyse", "deal", "generate", "survey"]),
+    option=st.sampled_from(["--time-limit", "--node-limit", "--players", "--rows", "--maximise", "--jobs",
+                            "--seed", "--count", "--seeds"]),
+    value=st.sampled_from(OPTION_VALUES),
+)
+def test_absurd_option_values_are_answered_or_refused_in_one_line(tmp_path_factory, name, command, option, value):
+    where = tmp_path_factory.mktemp("out")
+    args = [command, name]
+    if command == "generate":
+        args += ["--out", str(where / "deals"), "--count", "1", "--seeds", "1-1", "--jobs", "1"]
+    elif command == "survey":
+        args += ["--db", str(where / "s.sqlite"), "--seeds", "1-1", "--jobs", "1"]
+    elif option != "--seed":
+        args += ["--seed", "1"]
+    if command != "deal" and option not in ("--time-limit", "--node-limit"):
+        args += ["--time-limit", "2"]
+    answered(CliRunner().invoke(main, [*args, option, value]))
