@@ -10,7 +10,9 @@ import pytest
 
 from puzzles import twaalven as rules
 from puzzles.cards import card_name
+from solver.games.twaalven import pairs
 from solver.games.twaalven import reasons as explain
+from solver.words import rank_counts
 from solver.games.twaalven import sat
 from solver._native import Kernel
 from solver.result import UNWINNABLE, WINNABLE, Budget
@@ -57,8 +59,6 @@ AC 8D KH 7C
 
 # Small positions, one per reason; columns 1.. as given, the rest empty.
 SMALL = {
-    # (a) With T's 2 and F's 2 turns these cards would need T's 5-7 -1 times.
-    "counting": (["4H", "JC 7C 6H 3C", "6D 6C 9H"], "F"),
     # (b) The three 7s share column 2, and F must still take 7-7 once.
     "cross-column": (["5H", "7H 7C 7D", "4C", "8H"], "T"),
     # (c) AS pairs with a jack or a king, and all of them lie in its column.
@@ -70,8 +70,12 @@ SMALL = {
 }
 
 
+#: Refuted by counting alone: with T's 2 and F's 2 turns these cards would need T's 5-7 -1 times.
+COUNTED_OUT = (["4H", "JC 7C 6H 3C", "6D 6C 9H"], "F")
+
+
 def small(name: str) -> rules.Position:
-    columns, to_move = SMALL[name]
+    columns, to_move = SMALL[name] if name in SMALL else COUNTED_OUT
     return rules.parse("\n".join(columns) + "\n" + EMPTY * (13 - len(columns)) + f"to-move: {to_move}\n")
 
 
@@ -90,9 +94,9 @@ def kernel_nodes(position: rules.Position, node_limit: int = 0) -> tuple[str, in
 
 
 def test_fresh_deal_needs_every_pair_twice_and_doubles_once():
-    need = explain.required_pairs(rules.deal(1), "T")
+    need = pairs.required_pairs(rules.deal(1), "T")
     assert need == {t: 1 if t[0] == t[1] else 2 for player in rules.PLAYERS for t in rules.PAIRS[player]}
-    assert explain.required_pairs(rules.deal(1), "F") == need
+    assert pairs.required_pairs(rules.deal(1), "F") == need
 
 
 def test_required_pairs_matches_the_kernel():
@@ -106,16 +110,16 @@ def test_required_pairs_matches_the_kernel():
         for card in cards:
             columns[rng.choice([c for c in range(13) if len(columns[c]) < 4])].append(card)
         position = rules.Position(tuple(map(tuple, columns)), rng.choice(rules.PLAYERS))
-        need = explain.required_pairs(position, position.to_move)
+        need = pairs.required_pairs(position, position.to_move)
         verdict, nodes = kernel_nodes(position, node_limit=1)
         assert (nodes == 0) == (need is None), rules.format_position(position)
         if need is None:
             rejected += 1
             assert verdict == UNWINNABLE
         else:
-            counts = explain.rank_counts(position)
+            counts = rank_counts(position)
             assert all(sum(n * t.count(r) for t, n in need.items()) == counts[r] for r in range(1, 14))
-            turns = explain.turns_left(position, position.to_move)
+            turns = pairs.turns_left(position, position.to_move)
             assert all(sum(need[t] for t in rules.PAIRS[p]) == turns[p] for p in rules.PLAYERS)
     assert 0 < rejected < 300
 
@@ -130,10 +134,15 @@ def test_each_reason_on_a_small_position(name):
     assert ENGINE.short_reason(position) == found[0]
 
 
-def test_counting_reason_names_the_impossible_count():
-    (text,) = explain.reasons(small("counting"))
-    assert "T's 2 and F's 2 turns" in text and "T would have to take 5-7 -1 times" in text
-    assert kernel_nodes(small("counting")) == (UNWINNABLE, 0)
+def test_a_position_refuted_by_counting_alone_gets_no_uncheckable_count():
+    """The counting equations refute it at once (the kernel needs no node), but their verdict,
+    "T would have to take 5-7 -1 times", is no reason a player can check: explain gives the
+    CP-SAT core, whose cards anyone can try to take."""
+    position = small("counted out")
+    assert kernel_nodes(position) == (UNWINNABLE, 0) and rules.reference_solve(position) is None
+    assert explain.reasons(position) == []
+    explanation = ENGINE.explain(position, Budget(time_limit=20))
+    assert explanation.method == "cp-sat core" and "-1" not in explanation.reasons[0]
 
 
 def test_cross_column_and_lonely_card_name_cards_and_columns():

@@ -58,12 +58,3 @@ def required_pairs(position: Position, to_move: str) -> dict[Type, int] | None:
         if all(sum(need[t] for t in PAIRS[p]) == turns[p] for p in PLAYERS):
             return {t: int(n) for t, n in need.items()}
     return None
-
-
-def exact_counts(position: Position, to_move: str) -> dict[Type, Fraction]:
-    """The one solution in fractions of "use up every rank in these turns": along the chain,
-    T's number of pairs grows by 13/2 per Q-K pair, so T's turns fix the Q-K count."""
-    r = rank_counts(position)
-    t_pairs_without_qk = sum(counts_for(r, 0)[t] for t in PAIRS["T"])
-    qk = (turns_left(position, to_move)["T"] - t_pairs_without_qk) * Fraction(2, 13)
-    return counts_for(r, qk)

@@ -1,24 +1,23 @@
 """Why a Twaalven en veertienen deal or position cannot be won, in words a person can check.
 
-The short reasons, cheapest first: (a) the counting invariant has no solution; the player to
-move has no still-needed pair now; (b) a pair type still needed cannot be formed often enough
+The short reasons, cheapest first: (a) the player to move has no still-needed pair now; (b) a pair type still needed cannot be formed often enough
 from different columns; (c) a card has no partner outside its own column; (d) the last turn,
 which takes two bottom cards, has no pair to take; (e) a cycle of cards that must each be taken
-before the next. When none applies, `explain` falls back to a CP-SAT unsat core: a small set of
-cards no line of play takes all of.
+before the next. All but (a) need the counting invariant (how many pairs of each type are still
+to take, `pairs.required_pairs`); a position it refutes has no count a player could check ("take
+3-9 -1 times"), so it gets no short reason. When none applies, `explain` falls back to a CP-SAT
+unsat core: a small set of cards no line of play takes all of.
 """
 
 from __future__ import annotations
-
-from fractions import Fraction
 
 import networkx as nx
 
 from puzzles.cards import card_name, rank
 from puzzles.twaalven import PAIRS, PLAYERS, Position, other
 
-from ...words import a_rank, at, cards_at, column_of, rank_counts, rank_word, ranks_word, times_word
-from .pairs import Type, counts_for, exact_counts, required_pairs, turns_left
+from ...words import a_rank, at, cards_at, column_of, rank_word, ranks_word, times_word
+from .pairs import Type, required_pairs
 
 OWNER: dict[Type, str] = {t: player for player in PLAYERS for t in PAIRS[player]}
 SUM_WORDS = {"T": "12 (or Q+K)", "F": "14"}
@@ -30,50 +29,7 @@ def type_name(t: Type) -> str:
     return f"{rank_word(t[0])}-{rank_word(t[1])}"
 
 
-def _forced_counts(counts: dict[Type, Fraction]) -> str:
-    def show(n):
-        return str(n.numerator) if n.denominator == 1 else f"{n.numerator}/{n.denominator}"
-    return "; ".join(
-        f"{player}: " + ", ".join(f"{type_name(t)} {show(Fraction(counts[t]))}" for t in PAIRS[player])
-        for player in PLAYERS
-    )
-
-
 # --- the short reasons -----------------------------------------------------------------------
-
-def _counting_reason(position: Position, to_move: str) -> str:
-    """(a) Why no pair counts fit, from the one exact solution of the counting equations."""
-    turns = turns_left(position, to_move)
-    counts = exact_counts(position, to_move)
-    setting = (
-        f"with {to_move} to move, the {position.remaining} cards left must be taken in T's "
-        f"{turns['T']} and F's {turns['F']} turns, and each rank's cards must all go into pairs "
-        "containing that rank"
-    )
-    qk = counts[(12, 13)]
-    if qk.denominator != 1:
-        return (
-            f"The remaining cards cannot be split into the turns left: {setting}; solving that "
-            f"rank by rank needs T to take Q-K {qk} times, not a whole number."
-        )
-    forced = f"that forces these pair counts ({_forced_counts(counts)})"
-    for t, single, partner in (((6, 6), 6, (6, 8)), ((7, 7), 7, (5, 7))):
-        if counts[t].denominator != 1:
-            return (
-                f"The remaining {ranks_word(single)} cannot be split: {setting}; {forced}. "
-                f"So {counts[partner]} of the {rank_counts(position)[single]} {ranks_word(single)} go in "
-                f"{OWNER[partner]}'s {type_name(partner)}, which leaves {2 * counts[t]} for "
-                f"{OWNER[t]}'s {type_name(t)}: an odd number, but that pair takes two."
-            )
-    t = min(counts, key=counts.get)
-    whole_game = 1 if t[0] == t[1] else 2
-    return (
-        f"The remaining cards cannot all be paired in the turns left: {setting}; {forced}. "
-        f"So {OWNER[t]} would have to take {type_name(t)} {counts[t]} times; counted the same "
-        f"way, the cards already gone hold {type_name(t)} {whole_game - counts[t]} times, and a "
-        f"whole game takes it only {times_word(whole_game)}."
-    )
-
 
 def _partners(position: Position, card: int, need: dict[Type, int]) -> list[tuple[int, Type]]:
     """(partner card, pair type) for every remaining card that makes a still-needed pair with
@@ -254,7 +210,9 @@ def _reasons_with_mover(position: Position) -> list[str]:
         return []
     need = required_pairs(position, to_move)
     if need is None:
-        return [_counting_reason(position, to_move)]
+        # Lost by counting alone, but the equations' verdict ("take 3-9 -1 times") is not a
+        # reason a player can check: explain gives the CP-SAT core instead.
+        return []
     now = _next_turn_reason(position, to_move, need)
     found = _cross_column_reasons(position, need) + _lonely_card_reasons(position, need)
     last = _last_turn_reason(position, to_move, need)
