@@ -1,0 +1,51 @@
+"""winnable from Python: the commands' work as functions over the game registry.
+
+    >>> from solver import api
+    >>> api.solve("twaalven", api.deal("twaalven", 7)).verdict
+    'winnable'
+
+Every function names its game by its command-line name (`api.games()`), takes a game's variant
+options as keywords (`players=3`, `rows=6`, ...) where it deals or parses, and a budget as
+`time_limit` (seconds; None: no limit) and `node_limit` (0: no limit). Bad input raises a
+`puzzles.errors.WinnableError` (a ValueError) whose message says what is wrong and where.
+See docs/api.md.
+"""
+
+from __future__ import annotations
+
+from .registry import GAMES, game
+from .result import AnalyseResult, Budget, Explanation, SolveResult
+
+
+def games() -> list[str]:
+    """The games winnable knows, by command-line name."""
+    return list(GAMES)
+
+
+def deal(name: str, seed: int, **variant):
+    """The seeded deal `seed` of game `name` (a reference-rules position)."""
+    entry = game(name)
+    return entry.rules.deal(seed, **entry.checked(variant, "rules"))
+
+
+def parse(name: str, text: str, **variant):
+    """A deal or position of game `name` from its text format."""
+    entry = game(name)
+    return entry.rules.parse(text, **entry.checked(variant, "rules"))
+
+
+def solve(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0, **options) -> SolveResult:
+    """Is the deal or position winnable, by whom and how? An optimisation game (The Game)
+    answers with an OptimumResult: its value, proven bound and whether they meet."""
+    entry = game(name)
+    return entry.engine.solve(position, Budget(time_limit, node_limit), **entry.checked(options, "solve"))
+
+
+def explain(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0) -> Explanation:
+    """Why the deal or position cannot be won (or that it can), in sentences a player can check."""
+    return game(name).engine.explain(position, Budget(time_limit, node_limit))
+
+
+def analyse(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0) -> AnalyseResult:
+    """Every legal move with what it leads to: keeps winnable, loses, or unknown."""
+    return game(name).engine.analyse(position, Budget(time_limit, node_limit))
