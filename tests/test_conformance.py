@@ -66,6 +66,8 @@ def test_rules_and_engine_conform(name, variant):
             position = following
         assert position.is_won() and not position.legal_moves()
         assert rules.parse(rules.format_position(position), **variant) == position
+        won = entry.engine.solve(position, Budget(time_limit=60))
+        assert (won.verdict, won.solution, won.stats.method) == (WINNABLE, [], "rules")
 
 
 @pytest.mark.parametrize("name, variant", CASES, ids=IDS)

@@ -4,7 +4,8 @@ import pytest
 
 from puzzles import RULES
 from solver.registry import GAMES
-from solver.result import UNWINNABLE, WINNABLE, Budget
+from solver.engine import verdict_of_moves
+from solver.result import KEEPS, LOSES, UNKNOWN, UNWINNABLE, WINNABLE, Budget, MoveVerdict
 
 
 def top_level_moves(lines: list[str]) -> list[str]:
@@ -26,3 +27,15 @@ def test_black_hole_seed_17_is_explained_move_by_move():
     for move in position.legal_moves():
         after = position.apply(move)
         assert entry.engine.solve(after).verdict == UNWINNABLE
+
+
+def test_analyse_never_contradicts_its_moves():
+    """When the whole position's own search is left undecided, its moves decide it: a move that
+    keeps the game winnable makes the position winnable, and when every move loses it is lost
+    (issue 11: All in a Row said 'unknown' over a move that 'keeps winnable')."""
+    keeps, loses, open_ = (MoveVerdict(None, label) for label in (KEEPS, LOSES, "unknown"))
+    assert verdict_of_moves(UNKNOWN, [loses, keeps, open_]) == WINNABLE
+    assert verdict_of_moves(UNKNOWN, [loses, loses]) == UNWINNABLE
+    assert verdict_of_moves(UNKNOWN, [loses, open_]) == UNKNOWN
+    assert verdict_of_moves(UNKNOWN, []) == UNKNOWN
+    assert verdict_of_moves(WINNABLE, [loses, keeps]) == WINNABLE

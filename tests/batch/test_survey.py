@@ -256,6 +256,31 @@ def test_unknown_verdicts_from_a_tiny_budget_are_stored_as_unknown(tmp_path):
     assert stored(db)[20548].verdict == "unknown"
 
 
+def test_retry_unknown_solves_stored_unknown_rows_again_and_keeps_decided_ones(tmp_path):
+    db = tmp_path / "r.sqlite"
+    tiny = ("--node-limit", "1000", "--time-limit", "0.005")
+    run("--seeds", "20547-20548", "--db", str(db), *tiny)
+    first = stored(db)
+    assert first[20548].verdict == "unknown" and first[20547].verdict == "winnable"
+    again = json.loads(run("--seeds", "20547-20548", "--db", str(db), "--json").stdout)
+    assert again["new"] == 0 and stored(db) == first  # a plain rerun resumes: nothing to do
+    retried = json.loads(run("--seeds", "20547-20548", "--db", str(db), "--retry-unknown", "--json").stdout)
+    assert retried["new"] == 1 and retried["verdicts"] == {"winnable": 1, "unwinnable": 1, "unknown": 0}
+    after = stored(db)
+    assert after[20547] == first[20547] and after[20548].verdict == "unwinnable"
+
+
+def test_a_variant_survey_is_stored_beside_the_standard_rules(tmp_path):
+    db = str(tmp_path / "r.sqlite")
+    for players in ("1", "3"):
+        result = CliRunner().invoke(survey, ["the-game", "--seeds", "1-2", "--db", db, "--players", players,
+                                             "--jobs", "1", "--json"])
+        assert result.exit_code == 0, result.output
+    with Store(db, True) as store:
+        assert store.groups() == [("the-game", ""), ("the-game", "players=3")]
+        assert [row.score for row in store.rows("the-game", "players=3")] == [0, 0]
+
+
 def test_a_variant_the_game_does_not_have_is_refused(tmp_path):
     with Store(str(tmp_path / "r.sqlite")) as store, surveying.workers(1) as run_tasks:
         with pytest.raises(ValueError, match="'players=3' is not a variant of twaalven"):

@@ -163,3 +163,14 @@ def test_table_reuse_across_analyse_children_keeps_answers_exact():
     for item in analysis.moves:
         expected, _ = g.fewest_cards_left(position.apply(item.move))
         assert (item.value, item.bound) == (expected, expected)
+
+
+def test_plays_that_reach_the_same_position_get_one_answer():
+    """With both ascending piles at 1, a card on up1 or on up2 is the same play: analyse gives
+    both the same value and bound, from one search."""
+    position = g.deal(7).start(1)
+    analysis = engine.analyse(position, Budget(time_limit=SAFETY_SECONDS))
+    by_move = {str(item.move): (item.value, item.bound) for item in analysis.moves}
+    card = position.hand[0]
+    assert by_move[f"{card} on up1"] == by_move[f"{card} on up2"]
+    assert analysis.verdict == WINNABLE and analysis.objective.value_key == "cards_left"
