@@ -1,7 +1,10 @@
 """Words for explanations, shared by every game: ranks ("an ace", "5s"), cards with their
-columns ("QC (col 1)", "6S (col 3, 2nd from bottom)") and counts of what a tableau holds."""
+columns ("QC (col 1)", "6S (col 3, 2nd from bottom)") and counts of what a tableau holds; and
+the circle of cards that wait for each other, which the column games' reasons tell."""
 
 from __future__ import annotations
+
+import networkx as nx
 
 from puzzles.cards import card_name, rank
 
@@ -81,3 +84,31 @@ def core_sentence(position, core: list[int], minimal: bool, verb: str, participl
         f"A win {verb} every card, but no line of play {verb} all of these {len(core)} cards: "
         f"{named}; CP-SAT proves it ({how})."
     )
+
+
+def column_order(position) -> nx.DiGraph:
+    """The must-come-before graph of a tableau's own order: an edge from each card to the card
+    beneath it (`why` ("column", c)): a card is taken before the cards it covers. A game's
+    reasons add the edges its rules force."""
+    graph = nx.DiGraph()
+    for c, column in enumerate(position.columns):
+        for lower, upper in zip(column, column[1:]):
+            graph.add_edge(upper, lower, why=("column", c))
+    return graph
+
+
+def waiting_circle(graph: nx.DiGraph) -> list[tuple[int, int, tuple]] | None:
+    """The shortest cycle of a must-come-before graph (an edge u -> v: u comes before v), as
+    (before, after, why) steps told backwards from the end, so that each step's card waits for
+    the next one's; None when there is no cycle. A cycle proves that none of its cards can go first."""
+    if nx.is_directed_acyclic_graph(graph):
+        return None
+    for bound in range(2, graph.number_of_nodes() + 1):
+        cycle = next(nx.simple_cycles(graph, length_bound=bound), None)
+        if cycle:
+            break
+    steps = []
+    for i in range(len(cycle), 0, -1):
+        before, after = cycle[i - 1], cycle[i % len(cycle)]
+        steps.append((before, after, graph.edges[before, after]["why"]))
+    return steps

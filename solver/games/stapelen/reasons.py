@@ -20,7 +20,7 @@ import networkx as nx
 from puzzles.cards import card_name, rank
 from puzzles.stapelen import PLAYERS, Position, other, previous_rank
 
-from ...words import a_rank, at, cards_at, column_of, ranks_word
+from ...words import a_rank, at, cards_at, column_of, column_order, ranks_word, waiting_circle
 
 
 # --- words -----------------------------------------------------------------------------------
@@ -263,10 +263,7 @@ def _waits_for(position: Position) -> nx.DiGraph:
     placed earlier; if all candidates lie in one other column B, the one used lies at or below
     the highest of them, so every card above that one comes first."""
     col = column_of(position)
-    graph = nx.DiGraph()
-    for c, column in enumerate(position.columns):
-        for lower, upper in zip(column, column[1:]):
-            graph.add_edge(upper, lower, why=("column", c))
+    graph = column_order(position)
     for card in col:
         slots = _slots(position, card)
         if not slots or any(kind == "top" for kind, _ in slots):
@@ -286,17 +283,11 @@ def _cycle_reason(position: Position) -> str | None:
     """(d) The shortest cycle of must-come-before edges, told as who waits for whom."""
     if _empty_foundations(position):
         return None
-    graph = _waits_for(position)
-    if nx.is_directed_acyclic_graph(graph):
+    circle = waiting_circle(_waits_for(position))
+    if circle is None:
         return None
-    for bound in range(2, graph.number_of_nodes() + 1):
-        cycle = next(nx.simple_cycles(graph, length_bound=bound), None)
-        if cycle:
-            break
     steps = []
-    for i in range(len(cycle), 0, -1):
-        first, then = cycle[i - 1], cycle[i % len(cycle)]
-        why = graph.edges[first, then]["why"]
+    for first, then, why in circle:
         if why[0] == "column":
             steps.append(f"{at(position, then)} lies beneath {card_name(first)}")
         else:

@@ -16,7 +16,7 @@ import networkx as nx
 from puzzles.cards import card_name, rank
 from puzzles.twaalven import PAIRS, PLAYERS, Position, other
 
-from ...words import a_rank, at, cards_at, column_of, rank_word, ranks_word, times_word
+from ...words import a_rank, at, cards_at, column_of, column_order, rank_word, ranks_word, times_word, waiting_circle
 from .pairs import Type, required_pairs
 
 OWNER: dict[Type, str] = {t: player for player in PLAYERS for t in PAIRS[player]}
@@ -156,10 +156,7 @@ def _waits_for(position: Position, need: dict[Type, int]) -> nx.DiGraph:
     first; and if v's possible partners outside its column all lie in one column B, whichever
     one is used lies at or below the topmost, so every card above that one comes first."""
     col = column_of(position)
-    graph = nx.DiGraph()
-    for c, column in enumerate(position.columns):
-        for lower, upper in zip(column, column[1:]):
-            graph.add_edge(upper, lower, why=("column", c))
+    graph = column_order(position)
     for card in col:
         outside = [(p, t) for p, t in _partners(position, card, need) if col[p] != col[card]]
         columns = {col[p] for p, _ in outside}
@@ -176,18 +173,11 @@ def _waits_for(position: Position, need: dict[Type, int]) -> nx.DiGraph:
 
 def _cycle_reason(position: Position, need: dict[Type, int]) -> str | None:
     """(e) The shortest cycle of must-come-before edges, told as who waits for whom."""
-    graph = _waits_for(position, need)
-    if nx.is_directed_acyclic_graph(graph):
+    circle = waiting_circle(_waits_for(position, need))
+    if circle is None:
         return None
-    for bound in range(2, graph.number_of_nodes() + 1):
-        cycle = next(nx.simple_cycles(graph, length_bound=bound), None)
-        if cycle:
-            break
     steps = []
-    # cycle[i] -> cycle[i+1]: cycle[i+1] waits for cycle[i]; tell it backwards from the end.
-    for i in range(len(cycle), 0, -1):
-        before, after = cycle[i - 1], cycle[i % len(cycle)]
-        why = graph.edges[before, after]["why"]
+    for before, after, why in circle:
         if why[0] == "column":
             steps.append(f"{at(position, after)} lies beneath {card_name(before)}")
         else:
