@@ -1,4 +1,4 @@
-"""Standard cards and the seeded shuffle shared by every game (RULES.md, "Cards, deals and seeds").
+"""Standard cards and the seeded shuffle shared by every game (docs/rules.md, "Cards, deals and seeds").
 
 A card is an int id `suit * 13 + rank - 1` with suits S H D C and ranks A=1 … K=13, so the
 unshuffled deck is `range(52)` in the order `AS 2S … KS AH … KC`.
@@ -39,7 +39,7 @@ def parse_card(text: str, line: int | None = None) -> int:
 
 
 class SplitMix64:
-    """The PRNG of RULES.md; the Rust kernel has the identical generator."""
+    """The PRNG of docs/rules.md; the Rust kernel has the identical generator."""
 
     def __init__(self, seed: int):
         self.state = seed & MASK64

@@ -1,11 +1,16 @@
-"""The Python API's page (docs/api.md) runs as it is written: its examples are doctests."""
+"""The Python API's examples run as they are written: docs/api.md and the README's "From Python"
+section are doctests."""
 
 import doctest
 import pathlib
 
-PAGE = pathlib.Path(__file__).resolve().parents[1] / "docs" / "api.md"
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
-def test_the_api_page_examples_give_the_answers_they_show():
-    failures, tried = doctest.testfile(str(PAGE), module_relative=False, optionflags=doctest.ELLIPSIS)
-    assert tried > 20 and failures == 0
+@pytest.mark.parametrize("page, least", [("docs/api.md", 20), ("README.md", 5)])
+def test_the_api_examples_give_the_answers_they_show(page, least):
+    failures, tried = doctest.testfile(str(ROOT / page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert tried >= least and failures == 0
+

@@ -1,4 +1,4 @@
-"""Cards, SplitMix64 and the seeded shuffle (RULES.md, "Cards, deals and seeds").
+"""Cards, SplitMix64 and the seeded shuffle (docs/rules.md, "Cards, deals and seeds").
 
 The literal deals below were computed once from the code and written in by hand: they pin the
 shuffle forever, so any change to the PRNG, the shuffle or the deal layout fails here.
@@ -98,7 +98,7 @@ def test_splitmix64_reference_outputs_seed_0():
 
 
 def _spec_shuffle(n: int, seed: int) -> list[int]:
-    """RULES.md transcribed independently of puzzles.cards, as an oracle for the pins below."""
+    """docs/rules.md transcribed independently of puzzles.cards, as an oracle for the pins below."""
     mask = (1 << 64) - 1
     state = seed
     items = list(range(n))

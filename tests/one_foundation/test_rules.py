@@ -1,5 +1,5 @@
 """The reference rules of All in a Row and Black Hole (puzzles/one_foundation.py) against
-RULES.md: moves, won and lost, the text format with every error path, and the seeded deals
+docs/games/all-in-a-row.md and black-hole.md: moves, won and lost, the text format with every error path, and the seeded deals
 against the Rust kernel's."""
 
 from __future__ import annotations

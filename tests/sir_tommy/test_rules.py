@@ -1,4 +1,4 @@
-"""The reference rules of Sir Tommy voor twee (puzzles/sir_tommy.py) against RULES.md, the text
+"""The reference rules of Sir Tommy voor twee (puzzles/sir_tommy.py) against docs/games/sir-tommy.md, the text
 formats and every parse and plausibility error."""
 
 from __future__ import annotations

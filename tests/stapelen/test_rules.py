@@ -1,4 +1,4 @@
-"""The reference rules of Stapelen (puzzles/stapelen.py) against RULES.md."""
+"""The reference rules of Stapelen (puzzles/stapelen.py) against docs/games/stapelen.md."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def position(*columns: str, a=("", "", ""), b=("", "", ""), to_move: str = "A") 
 
 
 def spec_moves(pos: Position) -> set[tuple[int, int]]:
-    """RULES.md from scratch: (column, foundation) for every top card the mover may put on one
+    """docs/games/stapelen.md from scratch: (column, foundation) for every top card the mover may put on one
     of their own foundations (empty, or one rank higher with K followed by A)."""
     piles = pos.foundations[0 if pos.to_move == "A" else 1]
     moves = set()

@@ -1,4 +1,4 @@
-"""The Game's reference rules, one test per rule of RULES.md, and its text format's error paths."""
+"""The Game's reference rules, one test per rule of docs/games/the-game.md, and its text format's error paths."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The reference rules of Twaalven en veertienen (puzzles/twaalven.py) against RULES.md."""
+"""The reference rules of Twaalven en veertienen (puzzles/twaalven.py) against docs/games/twaalven.md."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def position(*columns: str, to_move: str | None = "T") -> Position:
 
 
 def is_pair_by_spec(player: str, a: int, b: int) -> bool:
-    """RULES.md from scratch: T sums to 12 or is Q+K, F sums to 14."""
+    """docs/games/twaalven.md from scratch: T sums to 12 or is Q+K, F sums to 14."""
     ra, rb = rank(a), rank(b)
     if player == "T":
         return ra + rb == 12 or {ra, rb} == {12, 13}

@@ -1,6 +1,6 @@
 //! Twaalven en veertienen: T takes pairs summing to 12 (and Q+K), F pairs summing to 14.
 //!
-//! The counting invariant of RULES.md, generalised to any position: the remaining cards and the
+//! The counting invariant of docs/games/twaalven.md, generalised to any position: the remaining cards and the
 //! number of turns left for each player fix exactly how many pairs of each type must still be
 //! taken (see [`required_pairs`]). The search carries those counts and never takes a pair type
 //! whose count is used up, which prunes most of the tree for free.

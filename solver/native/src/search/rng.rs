@@ -1,7 +1,7 @@
-//! The seeded deals of RULES.md: SplitMix64 and a Fisher–Yates shuffle from the end.
+//! The seeded deals of docs/rules.md: SplitMix64 and a Fisher–Yates shuffle from the end.
 //! Python's `puzzles.cards` implements the same two functions; tests pin both to fixed deals.
 
-/// SplitMix64, exactly as RULES.md states it (all arithmetic mod 2^64).
+/// SplitMix64, exactly as docs/rules.md states it (all arithmetic mod 2^64).
 pub struct SplitMix64 {
     state: u64,
 }

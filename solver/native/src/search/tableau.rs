@@ -11,7 +11,7 @@ pub struct Tableau<const C: usize, const D: usize> {
     heights_key: u64,
 }
 
-/// The seeded tableau of RULES.md: card k of the shuffled `deck` goes to column k % `columns`,
+/// The seeded tableau of docs/rules.md: card k of the shuffled `deck` goes to column k % `columns`,
 /// depth k / `columns` (bottom card first).
 pub fn seeded_columns(deck: &[u8], columns: usize) -> Vec<Vec<u8>> {
     (0..columns).map(|c| deck[c..].iter().step_by(columns).copied().collect()).collect()
