@@ -75,7 +75,7 @@ class Engine:
         losers = [player for player in self.starters if str(player) not in result.starters]
         if not losers:
             return ["Winnable whoever starts; `winnable solve` prints a winning line."]
-        who = " or ".join(result.starters)
+        who = " or ".join(map(str, result.starters))
         found = [f"Winnable only with {who} starting; `winnable solve` prints a winning line."]
         for loser in losers:
             why = self.short_reason(position.start(loser))

@@ -127,7 +127,7 @@ def deal_text(entry, variant: str, seed: int, position, result, difficulty: Diff
         flags = " ".join("--" + word.replace("=", " ") for word in variant.split())
         lines.append(f"# variant: {variant} (solve this file with {flags})")
     if result.verdict == WINNABLE:
-        lines[0] += f" (winning starter(s): {', '.join(result.starters)})" if result.starters else ""
+        lines[0] += f" (winning starter(s): {', '.join(map(str, result.starters))})" if result.starters else ""
         lines.append(f"# difficulty: {difficulty.describe()}")
         lines.append(f"# solution{f' ({result.starter} starts)' if result.starter else ''}, replayed by the rules:")
         lines += [f"#   {number}. {move}" for number, move in enumerate(result.solution, start=1)]

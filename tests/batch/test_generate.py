@@ -164,3 +164,14 @@ def test_replacing_keeps_the_old_file_when_writing_fails(tmp_path):
     with replacing(str(path)) as handle:
         handle.write("new\n")
     assert path.read_text() == "new\n" and os.listdir(tmp_path) == ["deal.txt"]
+
+
+def test_a_deal_file_names_starters_that_are_numbers():
+    """The Game's players are numbers: the file still says who wins and replays the line."""
+    the_game = game("the-game")
+    deal = the_game.rules.deal(7, players=2)
+    result = the_game.engine.solve(deal, Budget(10))
+    difficulty = generating.Difficulty(0.0, len(result.solution), 10, 0, 0, result.stats.nodes)
+    text = generating.deal_text(the_game, "players=2", 7, deal, result, difficulty, None)
+    assert text.splitlines()[0] == f"# The Game, seed 7: winnable (winning starter(s): {result.starter})"
+    assert the_game.rules.parse(text) == deal
