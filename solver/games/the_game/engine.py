@@ -28,6 +28,21 @@ TABLE_ENTRIES = 1 << 22
 CARDS_LEFT = Objective("cards_left", "lower_bound", minimise=True, winning=0, words="fewest cards left")
 
 
+@dataclass(frozen=True)
+class StarterPlay:
+    """A first play of a deal, named with the starter who makes it (`analyse` of a deal lists
+    the first plays of every starter)."""
+
+    player: int
+    play: Play | EndTurn
+
+    def __str__(self) -> str:
+        return f"player {self.player}: {self.play}"
+
+    def to_json(self) -> dict:
+        return {"player": self.player, **self.play.to_json()}
+
+
 @dataclass
 class Search:
     """The best the kernel found from one start: cards left, the proven bound and the line."""
@@ -136,15 +151,19 @@ class TheGameEngine(Engine):
     def analyse(self, position: Position, budget: Budget | None = None, progress: Callable = iter) -> AnalyseResult:
         """For every legal play (of each starter, for a deal): the fewest cards left found after
         it and the bound proven. Plays that lead to the same position (the same card on either
-        of two piles at the same top) get one search. The time is shared in passes: each open
+        of two piles at the same top) get one search and one answer, under the first of them. The time is shared in passes: each open
         play gets an equal share of what is left, and the plays still open after a pass get
         the rest, until every value is proven or the budget is spent (the kernel keeps its
         proven bounds between passes)."""
         budget = budget or Budget()
-        moves = [(start, move) for start in self.starts(position) for move in start.legal_moves()]
-        after = {}
-        for start, move in moves:
-            after.setdefault(rules.canonical(start.apply(move)), start.apply(move))
+        starts = self.starts(position)
+        after, moves = {}, []
+        for start in starts:
+            for move in start.legal_moves():
+                key = rules.canonical(start.apply(move))
+                if key not in after:
+                    after[key] = start.apply(move)
+                    moves.append((start, StarterPlay(start.to_move, move) if len(starts) > 1 else move))
         found: dict[tuple, Search] = {}
         total = Stats(method="beam+bnb")
         for key in progress(list(after)):
@@ -161,7 +180,7 @@ class TheGameEngine(Engine):
         best_value = min((s.cards_left for s in found.values()), default=None)
         verdicts = []
         for start, move in moves:
-            search = found[rules.canonical(start.apply(move))]
+            search = found[rules.canonical(start.apply(getattr(move, "play", move)))]
             others = [s for key, s in found.items() if s is not search]
             if all(search.cards_left <= s.lower_bound for s in others):
                 best = True
