@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from .cards import shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .lines import replay  # noqa: F401  (part of each game's rules)
+from .text import named_lines
 
 NAME = "etalage"
 TITLE = "Etalage"
@@ -311,33 +312,11 @@ FIELD_USAGE = {
     "trick": "trick: 5R 7G ('-' for none; from the leader on)",
     "to-pick": "to-pick: 2 (while a complete trick is distributed)",
 }
-_HAND = re.compile(r"^hand\s+(\d+)$")
 
 
 def parse(text: str, players: int | None = None, values: int | None = None) -> Position:
     """A deal or position from text (see `format_position`)."""
-    fields: dict[str, tuple[str, int]] = {}
-    hands: dict[int, tuple[str, int]] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        name, colon, value = line.partition(":")
-        name = " ".join(name.lower().split())
-        if not colon:
-            raise ParseError(f"{line!r} is not a 'name: value' line (display:, hand 1:, ...)", number)
-        match = _HAND.match(name)
-        target = hands if match else fields
-        key = int(match.group(1)) if match else name
-        if not match and name not in FIELD_USAGE:
-            raise ParseError(f"unknown line {name!r}; expected 'hand N:' or one of {', '.join(FIELD_USAGE)}", number)
-        if key in target:
-            raise ParseError(f"a second {name!r} line (first on line {target[key][1]})", number)
-        target[key] = (value.strip(), number)
-    if not hands:
-        raise ParseError("no 'hand 1:' line")
-    if sorted(hands) != list(range(1, len(hands) + 1)):
-        raise ParseError(f"hands numbered {sorted(hands)}; they must be 1 to {len(hands)}")
+    fields, hands = named_lines(text, FIELD_USAGE)
     if players is not None and players != len(hands):
         raise ParseError(f"{len(hands)} hand lines but --players {players}")
     if "display" not in fields:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from puzzles.errors import UnknownGameError
 
 from .contract import GameEntry, registry_of
+from .games.etalage import engine as etalage
 from .games.one_foundation import engine as one_foundation
 from .games.sir_tommy import engine as sir_tommy
 from .games.stapelen import engine as stapelen
@@ -19,6 +20,7 @@ GAMES: dict[str, GameEntry] = registry_of([
     one_foundation.BLACK_HOLE_GAME,
     the_game.GAME,
     sir_tommy.GAME,
+    etalage.GAME,
 ])
 
 

@@ -221,12 +221,12 @@ def test_one_trick_the_guarantee_is_what_the_earlier_pickers_leave():
 
 def test_guarantees_hold_against_random_opponents_and_never_exceed_the_cooperative_best():
     rng = random.Random(3)
-    for seed in range(4):
+    for seed in range(2):
         deal = e.deal(seed, players=3, values=4)
         for player in (1, 2, 3):
             guaranteed, best = e.values(deal, player)
             assert guaranteed <= best
-            for _ in range(5):
+            for _ in range(3):
                 pos = deal
                 while pos.legal_moves():
                     moves = e.guaranteed_moves(pos, player) if pos.to_move == player else pos.legal_moves()

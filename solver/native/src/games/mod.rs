@@ -2,6 +2,7 @@
 //! with its module and one arm in each `match` below; the compiler finds every place that must
 //! handle it, and an unknown name is an error, never a default.
 
+pub mod etalage;
 pub mod one_foundation;
 pub mod sir_tommy;
 pub mod stapelen;
@@ -19,17 +20,19 @@ pub enum GameKind {
     BlackHole,
     TheGame,
     SirTommy,
+    Etalage,
 }
 
 impl GameKind {
     /// Every game, in the order `winnable games` lists them.
-    pub const ALL: [GameKind; 6] = [
+    pub const ALL: [GameKind; 7] = [
         GameKind::Twaalven,
         GameKind::Stapelen,
         GameKind::AllInARow,
         GameKind::BlackHole,
         GameKind::TheGame,
         GameKind::SirTommy,
+        GameKind::Etalage,
     ];
 
     /// The command-line name, as Python's registry knows the game.
@@ -41,6 +44,7 @@ impl GameKind {
             GameKind::BlackHole => "black-hole",
             GameKind::TheGame => "the-game",
             GameKind::SirTommy => "sir-tommy",
+            GameKind::Etalage => "etalage",
         }
     }
 
@@ -54,7 +58,9 @@ impl GameKind {
             GameKind::AllInARow => Ok(one_foundation::all_in_a_row_deal(seed)),
             GameKind::BlackHole => Ok(one_foundation::black_hole_deal(seed)),
             GameKind::SirTommy => Ok(vec![sir_tommy::deal(seed)]),
-            GameKind::TheGame => Err(format!("{self}'s deal depends on the players; deal it from `shuffled`")),
+            GameKind::TheGame | GameKind::Etalage => {
+                Err(format!("{self}'s deal depends on the players; deal it from `shuffled`"))
+            }
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The bindings Python calls (`solver._native`): the kernels of the column games (`Kernel`),
-//! of The Game and of Sir Tommy, the seeded shuffle and deals, and the budget every search
+//! of The Game, of Sir Tommy and of Etalage, the seeded shuffle and deals, and the budget every search
 //! takes from Python.
 
+mod etalage;
 mod kernel;
 mod sir_tommy;
 mod the_game;
@@ -52,5 +53,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     kernel::register(m)?;
     the_game::register(m)?;
     sir_tommy::register(m)?;
+    etalage::register(m)?;
     Ok(())
 }

@@ -64,6 +64,48 @@ pub struct Budget {
     pub interrupted: Option<fn() -> bool>,
 }
 
+/// A budget as a search spends it, for searches with their own loop (Etalage's alpha-beta):
+/// counts nodes, asks the clock and `Budget::interrupted` every `CLOCK_EVERY` nodes, and
+/// remembers that it stopped and whether an interruption was why.
+pub struct Watch {
+    budget: Budget,
+    start: Instant,
+    pub nodes: u64,
+    pub stopped: bool,
+    pub interrupted: bool,
+}
+
+impl Watch {
+    pub fn new(budget: Budget) -> Self {
+        Watch { budget, start: Instant::now(), nodes: 0, stopped: false, interrupted: false }
+    }
+
+    /// Counts one node; true once the search must stop.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.stopped {
+            return true;
+        }
+        if self.budget.node_limit != 0 && self.nodes >= self.budget.node_limit {
+            self.stopped = true;
+        } else if self.nodes % CLOCK_EVERY == 0 {
+            if self.budget.time_limit.is_some_and(|t| self.start.elapsed() >= t) {
+                self.stopped = true;
+            }
+            if self.budget.interrupted.is_some_and(|interrupted| interrupted()) {
+                self.stopped = true;
+                self.interrupted = true;
+            }
+        }
+        self.stopped
+    }
+
+    pub fn seconds(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+}
+
 pub struct SearchResult<M> {
     pub outcome: Outcome,
     /// The winning line from the root, when `outcome` is `Won`.

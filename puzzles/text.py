@@ -1,0 +1,38 @@
+"""Reading the 'name: value' text formats of the games with numbered hands (`hand 1:`)."""
+
+from __future__ import annotations
+
+import re
+
+from .errors import ParseError
+
+_HAND = re.compile(r"^hand\s+(\d+)$")
+
+
+def named_lines(text: str, known: dict[str, str]) -> tuple[dict[str, tuple[str, int]], dict[int, tuple[str, int]]]:
+    """The fields (by name, among `known`) and the hands (by number) of a text, each as
+    (value, line number); comments after '#' and blank lines are skipped. ParseError for a line
+    that is not 'name: value', an unknown name, a repeated line, or hands not numbered 1..N."""
+    fields: dict[str, tuple[str, int]] = {}
+    hands: dict[int, tuple[str, int]] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        name, colon, value = line.partition(":")
+        name = " ".join(name.lower().split())
+        if not colon:
+            raise ParseError(f"{line!r} is not a 'name: value' line ({', '.join(['hand 1', *known])})", number)
+        match = _HAND.match(name)
+        target = hands if match else fields
+        key = int(match.group(1)) if match else name
+        if not match and name not in known:
+            raise ParseError(f"unknown line {name!r}; expected 'hand N:' or one of {', '.join(known)}", number)
+        if key in target:
+            raise ParseError(f"a second {name!r} line (first on line {target[key][1]})", number)
+        target[key] = (value.strip(), number)
+    if not hands:
+        raise ParseError("no 'hand 1:' line")
+    if sorted(hands) != list(range(1, len(hands) + 1)):
+        raise ParseError(f"hands numbered {sorted(hands)}; they must be 1 to {len(hands)}")
+    return fields, hands

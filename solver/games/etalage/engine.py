@@ -1,0 +1,255 @@
+"""Etalage on the shared engine: each player's guaranteed score and cooperative best.
+
+A player's guaranteed score is the paranoid value: the final score they can be sure of when
+every other player plays to minimise it. The cooperative best is the most they reach with every
+player's help. The Rust kernel (`EtalageKernel`) proves bounds on both by alpha-beta; every line
+it reports is replayed here by the reference rules (`puzzles/etalage.py`) and must end the game
+with the score it claims.
+
+Etalage has no win to prove for one side, so its results fit the contract as an optimisation
+whose objective has no winning value (docs/adding-a-game.md, "Games between players"): the
+verdict says whether the values are proven (`winnable`: every value exact, the line realises
+the guarantee of the player to move; `unknown`: some are only bounds; never `unwinnable`), and
+analyse marks a move `keeps winnable` when it keeps the mover's guarantee, `loses` when it is
+proven to give points away against it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from puzzles import etalage as rules
+from puzzles.etalage import Pick, Play, Position
+
+from ..._native import EtalageKernel
+from ...contract import GameEntry, Option
+from ...engine import Engine
+from ...result import (
+    KEEPS, LOSES, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
+)
+
+#: 40-byte entries: 160 MiB of proven bounds.
+TABLE_ENTRIES = 1 << 22
+GUARANTEED = Objective("guaranteed", "guaranteed_bound", minimise=False, winning=None,
+                       words="guaranteed score of the player to move")
+PICK = 100
+
+
+@dataclass
+class Value:
+    """Proven bounds on one player's final score (the score so far plus what the kernel proves
+    they still take), with a line realising it when exact."""
+
+    lower: int
+    upper: int
+    moves: list = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def exact(self) -> bool:
+        return self.lower == self.upper
+
+    def text(self) -> str:
+        return str(self.lower) if self.exact else f"{self.lower}..{self.upper}"
+
+
+@dataclass
+class PlayerValues:
+    player: int
+    score: int
+    guaranteed: Value
+    cooperative: Value
+    line: list  # events of the line realising the guarantee (empty unless exact)
+
+    @property
+    def exact(self) -> bool:
+        return self.guaranteed.exact and self.cooperative.exact
+
+    def to_json(self) -> dict:
+        return {
+            "player": self.player, "score": self.score,
+            "guaranteed": self.guaranteed.lower, "guaranteed_bound": self.guaranteed.upper,
+            "cooperative_best": self.cooperative.lower, "cooperative_bound": self.cooperative.upper,
+            "result": "exact" if self.exact else "bounds",
+            "line": [event.to_json() for event in self.line],
+        }
+
+    def line_text(self) -> str:
+        return (f"player {self.player}: guaranteed {self.guaranteed.text()}, cooperative best "
+                f"{self.cooperative.text()} ({'exact' if self.exact else 'bounds'}; score so far {self.score})")
+
+
+class MoveValue(MoveVerdict):
+    """A card or pick with the mover's guarantee after it; its text says `best` for a move
+    that keeps the guarantee and `loses points` for one proven to give points away."""
+
+    WORDS = {KEEPS: "best", LOSES: "loses points", UNKNOWN: "unknown"}
+
+    def line(self, objective: Objective | None = None) -> str:
+        proof = str(self.value) if self.value == self.bound else f"{self.value}..{self.bound}"
+        text = f"{str(self.move):10} {self.WORDS[self.verdict]:13} guaranteed {proof}"
+        return text + (f"  ({self.reason})" if self.reason else "")
+
+
+@dataclass
+class EtalageResult(OptimumResult):
+    """Every player's values; `value`/`bound` and the solution are those of the player to move."""
+
+    players: tuple[PlayerValues, ...] = ()
+
+    def head_lines(self) -> list[str]:
+        lines = [f"verdict: {self.verdict}",
+                 "values (final scores): " + ("all exact" if self.verdict == WINNABLE else "some only bounds")]
+        return lines + [p.line_text() for p in self.players]
+
+    def line_title(self) -> str:
+        return f"line realising player {self.starter}'s guarantee against best resistance:"
+
+    def open_note(self) -> str | None:
+        if self.verdict == WINNABLE:
+            return None
+        return "the search hit its budget; raise --time-limit or --node-limit to prove the bounds exact"
+
+
+class EtalageEngine(Engine):
+    name = rules.NAME
+
+    def __init__(self):
+        self._kernel = None
+
+    def kernel(self) -> EtalageKernel:
+        """The process's kernel; its table (exact keys) serves every position of every deal."""
+        if self._kernel is None:
+            self._kernel = EtalageKernel(TABLE_ENTRIES)
+        return self._kernel
+
+    def turns(self, start: Position, moves: list) -> list:
+        return rules.events(start, moves)
+
+    def value(self, position: Position, player: int, cooperative: bool, budget: Budget) -> Value:
+        """`player`'s guaranteed score (or cooperative best) from the position, as proven bounds
+        on the final score; when exact, a line realising it, replayed by the reference rules."""
+        score = position.scores[player - 1]
+        if position.is_over():
+            return Value(score, score)
+        p = position
+        lower, upper, line, nodes, seconds = self.kernel().solve(
+            list(p.display), [list(h) for h in p.hands], p.leader - 1, list(p.trick), p.picked, player - 1,
+            cooperative, budget.nodes_left(), budget.seconds_left(),
+        )
+        budget.nodes_used += nodes
+        moves = [Pick(code - PICK) if code >= PICK else Play(code) for code in line]
+        if moves:
+            end = rules.replay(position, moves)  # raises if the kernel proposed an illegal move
+            if not end.is_over() or end.final_score(player) != score + lower or lower != upper:
+                raise AssertionError(f"{self.name}: kernel line does not end the game with player {player} "
+                                     f"scoring {score + lower} when replayed by the reference rules")
+        return Value(score + lower, score + upper, moves, nodes, seconds)
+
+    def focus(self, position: Position) -> int:
+        """The player the result is about first: the player to move (the leader once it is over)."""
+        return position.to_move or position.leader
+
+    def solve(self, position: Position, budget: Budget | None = None) -> EtalageResult:
+        """Every player's guaranteed score, then every player's cooperative best (the guarantees
+        matter most, so they get the time first); each search gets an equal share of what is left."""
+        budget = budget or Budget()
+        players = range(1, position.players + 1)
+        searches = [(player, cooperative) for cooperative in (False, True) for player in players]
+        found: dict[tuple[int, bool], Value] = {}
+        for index, (player, cooperative) in enumerate(searches):
+            part = budget.part(len(searches) - index)
+            found[player, cooperative] = self.value(position, player, cooperative, part)
+            budget.spend(part)
+        values = tuple(
+            PlayerValues(player, position.scores[player - 1], found[player, False], found[player, True],
+                         rules.events(position, found[player, False].moves))
+            for player in players
+        )
+        focus = values[self.focus(position) - 1]
+        decided = all(v.exact for v in values)
+        stats = Stats(sum(v.nodes for v in found.values()), sum(v.seconds for v in found.values()),
+                      "rules" if position.is_over() else "alpha-beta")
+        moves = focus.guaranteed.moves if decided else []
+        return EtalageResult(
+            game=self.name, verdict=WINNABLE if decided else UNKNOWN, starters=[], solution=moves,
+            starter=focus.player, explanation=None, stats=stats, start=position,
+            turns=rules.events(position, moves),
+            details={"to_move": position.to_move, "result": "exact" if decided else "bounds",
+                     "players": [v.to_json() for v in values]},
+            objective=GUARANTEED, value=focus.guaranteed.lower, bound=focus.guaranteed.upper, players=values,
+        )
+
+    def analyse(self, position: Position, budget: Budget | None = None, progress: Callable = iter) -> AnalyseResult:
+        """For the player to move, every legal card or pick with the guaranteed score after it.
+        A move is the best (`keeps winnable`) when its guarantee is proven no lower than any
+        other's, `loses` when proven lower than another's, `unknown` otherwise."""
+        budget = budget or Budget()
+        mover = position.to_move
+        moves = position.legal_moves()
+        found = {}
+        for index, move in enumerate(progress(moves)):
+            part = budget.part(len(moves) - index)
+            found[move] = self.value(position.apply(move), mover, False, part)
+            budget.spend(part)
+        best_lower = max((v.lower for v in found.values()), default=0)
+        verdicts = []
+        for move in moves:
+            value = found[move]
+            others = [v for m, v in found.items() if m != move]
+            if all(value.lower >= v.upper for v in others):
+                label, best, reason = KEEPS, True, None
+            elif value.upper < best_lower:
+                label, best = LOSES, False
+                lost = best_lower - value.upper
+                reason = f"gives away at least {lost} point{'s' * (lost != 1)} against the best move"
+            else:
+                label, best, reason = UNKNOWN, None, None
+            verdicts.append(MoveValue(move, label, reason, value.lower, value.upper, best))
+        decided = bool(verdicts) and all(v.verdict != UNKNOWN for v in verdicts)
+        stats = Stats(sum(v.nodes for v in found.values()), sum(v.seconds for v in found.values()), "alpha-beta")
+        if not moves:
+            stats.method = "rules"
+        return AnalyseResult(self.name, WINNABLE if decided or not moves else UNKNOWN, verdicts, stats, GUARANTEED)
+
+    def optimum_reasons(self, position: Position, result: EtalageResult, budget: Budget) -> list[str]:
+        """Each player's guarantee and cooperative best in words, and how the line starts."""
+        facts = []
+        for p in result.players:
+            sure = "can be sure of" if p.guaranteed.exact else "can be sure of at least"
+            facts.append(f"player {p.player} {sure} {p.guaranteed.lower} points whatever the others do"
+                         + ("" if p.guaranteed.exact else f" (and of no more than {p.guaranteed.upper})")
+                         + f"; with everybody's help at most {p.cooperative.upper}"
+                         + ("" if p.cooperative.exact else f" ({p.cooperative.lower} proven reachable)"))
+        if position.is_over():
+            return ["the game is over: " + ", ".join(f"player {p.player} scored {p.score}" for p in result.players)]
+        if result.turns:
+            first = result.turns[0]
+            facts.append(f"player {result.starter}'s guarantee starts with {first}; the others' most damaging "
+                         "replies follow in `winnable solve`")
+        return facts
+
+
+GAME = GameEntry(
+    rules=rules,
+    engine=EtalageEngine(),
+    options=(
+        Option("players", "etalage: players", low=rules.MIN_PLAYERS, high=rules.MAX_PLAYERS, default=3),
+        Option("values", "etalage: the highest card value (a reduced deck, V - 1 cards a hand)", low=2,
+               high=rules.TOP, default=rules.TOP),
+    ),
+    formats="""\
+etalage: 'display: 7R 3Y 10G', 'hand 1: 5R 2G ...' per player, 'scores: 0 0 0',
+'leader: 1', 'trick: 4G 9R' (cards played in the trick from the leader on, '-' for
+none) and, while a complete trick is distributed, 'to-pick: 2'; optional
+'values: 1-6' for a reduced deck. Cards are value then colour R Y G B P O.""",
+    json_fields="""\
+etalage: also to_move, result ("exact" or "bounds"), guaranteed, guaranteed_bound,
+optimal (of the player to move) and players: [{"player", "score", "guaranteed",
+"guaranteed_bound", "cooperative_best", "cooperative_bound", "result", "line"}];
+an event is {"player": 2, "card": "7G"} or {"player": 2, "pick": "R", "cards":
+["8R", "1R"]}. analyse --json gives each card or pick the mover's guarantee after it.""",
+    test_variants=({"values": 5}, {"players": 4, "values": 4}, {"players": 6, "values": 3}),
+)

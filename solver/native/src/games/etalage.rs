@@ -1,0 +1,632 @@
+//! Etalage with every hand open: what one player can guarantee (paranoid: every other player
+//! plays to minimise that player's final score) and the most they reach with everybody's help.
+//!
+//! A position is each hand and the display as bit sets of card ids (`colour * 10 + value - 1`),
+//! the trick's cards in play order, the leader, and during a distribution the order of the
+//! players entitled to pick and how many have picked, as in `puzzles/etalage.py`. A move is a
+//! card (its id) or a pick (`PICK + colour`).
+//!
+//! The search is alpha-beta with one maximiser (the focus player; every player in the
+//! cooperative search) against the others as one minimiser. It values what the focus player
+//! still takes, so scores so far are not part of a position. Bounds on that value are kept in
+//! a size-capped table on exact keys (every card's place, the leader, the picks made, the focus
+//! player and the search kind); the root value is found by null-window tests that halve the
+//! interval between proven bounds, so a budget that runs out still leaves proven bounds.
+//!
+//! Pruning, each safe:
+//! - A static upper bound: the focus player takes at most one colour per distribution still
+//!   open to them (in the current one from the display as it is), and only cards that can
+//!   still be taken: the display, the trick when another trick follows, and hand cards except
+//!   each hand's last card (the last trick's cards stay in the display). A position whose bound
+//!   is 0 (e.g. the last distribution after the focus player's pick) is a leaf.
+//! - A pick with one colour in the display, and a play from a hand of one card, are the only
+//!   moves there (no branching).
+//! - Table moves first, then high cards and large colours (the cheapest refutations).
+
+use crate::search::{Budget, Watch};
+
+pub const MAX_PLAYERS: usize = 6;
+pub const MIN_PLAYERS: usize = 3;
+/// Cards per colour in the full deck; card ids are `colour * TOP + value - 1`.
+pub const TOP: u8 = 10;
+/// Moves are card ids for plays and `PICK + colour` for picks.
+pub const PICK: u8 = 100;
+const COLOUR: u64 = (1 << TOP) - 1;
+
+#[inline]
+fn value(card: u8) -> i32 {
+    (card % TOP) as i32 + 1
+}
+
+#[inline]
+fn colour_mask(colour: usize) -> u64 {
+    COLOUR << (colour * TOP as usize)
+}
+
+/// The points of a set of cards.
+#[inline]
+fn points(mut cards: u64) -> i32 {
+    let mut total = 0;
+    while cards != 0 {
+        total += value(cards.trailing_zeros() as u8);
+        cards &= cards - 1;
+    }
+    total
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    pub players: u8,
+    pub hands: [u64; MAX_PLAYERS],
+    pub display: u64,
+    /// The trick's cards in play order from the leader.
+    pub trick: [u8; MAX_PLAYERS],
+    pub trick_len: u8,
+    pub leader: u8,
+    /// During a distribution: who picks, in order, and how many have picked.
+    pub order: [u8; MAX_PLAYERS],
+    pub order_len: u8,
+    pub picked: u8,
+}
+
+/// An exact key: four bits per card (0 taken, 1..=6 in hand p+1, 7..=12 played to this trick by
+/// player p+7, 13 in the display), fifteen cards a word, and in each word's top four bits the
+/// picks made, the leader, the focus player, and the players with the search kind.
+pub type Key = [u64; 4];
+
+impl State {
+    /// A position from card lists; Err on anything the rules rule out (never a panic).
+    pub fn new(display: &[u8], hands: &[Vec<u8>], leader: usize, trick: &[u8], picked: usize) -> Result<State, String> {
+        let players = hands.len();
+        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&players) {
+            return Err(format!("{players} players; Etalage is for {MIN_PLAYERS} to {MAX_PLAYERS}"));
+        }
+        if leader >= players || trick.len() > players {
+            return Err(format!("leader {leader} or trick of {} cards out of range", trick.len()));
+        }
+        let mut seen = 0u64;
+        let mut set = |cards: &[u8]| -> Result<u64, String> {
+            let mut mask = 0;
+            for &card in cards {
+                if card as usize >= players * TOP as usize {
+                    return Err(format!("card id {card} is not in play with {players} players"));
+                }
+                if seen & (1 << card) != 0 {
+                    return Err(format!("card id {card} appears twice"));
+                }
+                seen |= 1 << card;
+                mask |= 1 << card;
+            }
+            Ok(mask)
+        };
+        let display = set(display)?;
+        let mut s = State {
+            players: players as u8,
+            hands: [0; MAX_PLAYERS],
+            display,
+            trick: [0; MAX_PLAYERS],
+            trick_len: trick.len() as u8,
+            leader: leader as u8,
+            order: [0; MAX_PLAYERS],
+            order_len: 0,
+            picked: 0,
+        };
+        for (p, hand) in hands.iter().enumerate() {
+            s.hands[p] = set(hand)?;
+        }
+        set(trick)?;
+        s.trick[..trick.len()].copy_from_slice(trick);
+        if s.distributing() {
+            s.set_order();
+            if picked >= s.order_len as usize || s.display == 0 {
+                return Err(format!("pick {picked} of a distribution of {} picks", s.order_len));
+            }
+            s.picked = picked as u8;
+        } else if picked != 0 {
+            return Err("picks before the trick is complete".to_string());
+        }
+        Ok(s)
+    }
+
+    #[inline]
+    pub fn distributing(&self) -> bool {
+        self.trick_len == self.players
+    }
+
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.trick_len == 0 && self.hands[..self.players as usize].iter().all(|&h| h == 0)
+    }
+
+    /// The player to play or pick.
+    #[inline]
+    pub fn mover(&self) -> u8 {
+        if self.distributing() {
+            self.order[self.picked as usize]
+        } else {
+            (self.leader + self.trick_len) % self.players
+        }
+    }
+
+    /// The order of the players entitled to pick after a complete trick: colours by strength
+    /// (sum of their cards), players within a colour by card value, stopping at a tie.
+    fn set_order(&mut self) {
+        let n = self.players as usize;
+        let mut strength = [0i32; MAX_PLAYERS];
+        for &card in &self.trick[..n] {
+            strength[(card / TOP) as usize] += value(card);
+        }
+        self.order_len = 0;
+        let mut done = [false; MAX_PLAYERS];
+        loop {
+            let level = (0..MAX_PLAYERS).filter(|&c| !done[c] && strength[c] > 0).map(|c| strength[c]).max();
+            let Some(level) = level else { break };
+            let colours: Vec<usize> = (0..MAX_PLAYERS).filter(|&c| !done[c] && strength[c] == level).collect();
+            if colours.len() > 1 {
+                break;
+            }
+            let colour = colours[0];
+            done[colour] = true;
+            let mut seats: Vec<(u8, u8)> = (0..n)
+                .filter(|&i| (self.trick[i] / TOP) as usize == colour)
+                .map(|i| (self.trick[i], ((self.leader as usize + i) % n) as u8))
+                .collect();
+            seats.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+            for (_, player) in seats {
+                self.order[self.order_len as usize] = player;
+                self.order_len += 1;
+            }
+        }
+    }
+
+    /// Ends a distribution when every entitled player has picked or the display is empty.
+    fn settle(&mut self) {
+        if !self.distributing() || (self.picked < self.order_len && self.display != 0) {
+            return;
+        }
+        for &card in &self.trick[..self.players as usize] {
+            self.display |= 1 << card;
+        }
+        if self.order_len > 0 {
+            self.leader = self.order[0];
+        }
+        self.trick_len = 0;
+        self.order_len = 0;
+        self.picked = 0;
+    }
+
+    /// The position after a legal move, and the points the mover took.
+    pub fn apply(&self, mv: u8) -> (State, i32) {
+        let mut s = *self;
+        let mover = self.mover() as usize;
+        let mut gain = 0;
+        if mv >= PICK {
+            let taken = s.display & colour_mask((mv - PICK) as usize);
+            gain = points(taken);
+            s.display &= !taken;
+            s.picked += 1;
+        } else {
+            s.hands[mover] &= !(1 << mv);
+            s.trick[s.trick_len as usize] = mv;
+            s.trick_len += 1;
+            if s.distributing() {
+                s.set_order();
+            }
+        }
+        s.settle();
+        (s, gain)
+    }
+
+    /// Legal moves (unordered): the mover's cards, or the colours in the display.
+    pub fn moves(&self, out: &mut Vec<u8>) {
+        out.clear();
+        if self.distributing() {
+            for colour in 0..self.players as usize {
+                if self.display & colour_mask(colour) != 0 {
+                    out.push(PICK + colour as u8);
+                }
+            }
+        } else if !self.is_over() {
+            let mut hand = self.hands[self.mover() as usize];
+            while hand != 0 {
+                out.push(hand.trailing_zeros() as u8);
+                hand &= hand - 1;
+            }
+        }
+    }
+
+    pub fn is_legal(&self, mv: u8) -> bool {
+        let mut moves = Vec::new();
+        self.moves(&mut moves);
+        moves.contains(&mv)
+    }
+
+    /// The most `focus` can still take (see the module notes): in the current distribution at
+    /// most the largest colour of the display; in the later ones, one colour each of the cards
+    /// that can still be taken, so at most the largest colour totals, one per later trick.
+    pub fn upper_bound(&self, focus: u8) -> i32 {
+        let n = self.players as usize;
+        let (later, now) = if self.distributing() {
+            let open = self.order[self.picked as usize..self.order_len as usize].contains(&focus);
+            (self.hands[0].count_ones() as usize, open)
+        } else {
+            // the next player to play has not played this trick: their hand counts it too
+            (self.hands[self.mover() as usize].count_ones() as usize - 1, true)
+        };
+        let now = if now { (0..n).map(|c| points(self.display & colour_mask(c))).max().unwrap_or(0) } else { 0 };
+        if later == 0 {
+            return now;
+        }
+        // every card that can still be taken; the last trick's cards (one per hand, at least
+        // each hand's lowest) never are
+        let mut takeable = self.display;
+        let mut lowest = 0;
+        for &card in &self.trick[..self.trick_len as usize] {
+            takeable |= 1 << card;
+        }
+        for &hand in self.hands[..n].iter().filter(|&&h| h != 0) {
+            takeable |= hand;
+            lowest += value(hand.trailing_zeros() as u8);
+        }
+        let mut colours = [0i32; MAX_PLAYERS];
+        for (c, total) in colours[..n].iter_mut().enumerate() {
+            *total = points(takeable & colour_mask(c));
+        }
+        colours[..n].sort_unstable_by(|a, b| b.cmp(a));
+        let later_best: i32 = colours[..later.min(n)].iter().sum();
+        (points(takeable) - lowest).min(now + later_best)
+    }
+
+    pub fn key(&self, focus: u8, cooperative: bool) -> Key {
+        let mut key = [0u64; 4];
+        let mut put = |mut cards: u64, code: u64| {
+            while cards != 0 {
+                let card = cards.trailing_zeros() as usize;
+                cards &= cards - 1;
+                key[card / 15] |= code << (4 * (card % 15));
+            }
+        };
+        for p in 0..self.players as usize {
+            put(self.hands[p], p as u64 + 1);
+        }
+        put(self.display, 13);
+        for i in 0..self.trick_len as usize {
+            let player = (self.leader as usize + i) % self.players as usize;
+            put(1 << self.trick[i], player as u64 + 7);
+        }
+        key[0] |= (self.picked as u64) << 60;
+        key[1] |= (self.leader as u64) << 60;
+        key[2] |= (focus as u64) << 60;
+        key[3] |= (self.players as u64) << 61 | (cooperative as u64) << 60;
+        key
+    }
+}
+
+/// One table entry: proven bounds on what the focus player still takes, and the best move found.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: Key,
+    lower: i16,
+    upper: i16,
+    best: u8,
+    /// 0: empty.
+    used: bool,
+}
+
+const WAYS: usize = 4;
+const NO_MOVE: u8 = u8::MAX;
+
+/// A size-capped table of bounds with exact keys; 4-way buckets, a full bucket's entry with the
+/// widest interval is replaced.
+pub struct BoundTable {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl BoundTable {
+    pub fn new(entries: usize) -> Self {
+        let size = entries.max(1024).next_power_of_two();
+        BoundTable { entries: vec![Entry::default(); size], mask: size - 1 }
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.entries.len() * std::mem::size_of::<Entry>()
+    }
+
+    #[inline]
+    fn bucket(&self, key: &Key) -> usize {
+        let h = key.iter().fold(0u64, |h, &w| (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29));
+        let h = (h ^ (h >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        ((h >> 20) as usize) & self.mask & !(WAYS - 1)
+    }
+
+    fn get(&self, key: &Key) -> Option<(i32, i32, u8)> {
+        let start = self.bucket(key);
+        self.entries[start..start + WAYS]
+            .iter()
+            .find(|e| e.used && e.key == *key)
+            .map(|e| (e.lower as i32, e.upper as i32, e.best))
+    }
+
+    fn put(&mut self, key: Key, lower: i32, upper: i32, best: u8) {
+        let start = self.bucket(&key);
+        let bucket = &mut self.entries[start..start + WAYS];
+        let slot = bucket
+            .iter()
+            .position(|e| e.used && e.key == key)
+            .or_else(|| bucket.iter().position(|e| !e.used))
+            .unwrap_or_else(|| (0..WAYS).max_by_key(|&i| bucket[i].upper - bucket[i].lower).unwrap());
+        bucket[slot] = Entry { key, lower: lower as i16, upper: upper as i16, best, used: true };
+    }
+}
+
+/// What one search reports: proven bounds on what the focus player still takes from the root,
+/// and when they meet a line realising it (empty when the budget ran out first).
+#[derive(Clone, Debug, Default)]
+pub struct Answer {
+    pub lower: i32,
+    pub upper: i32,
+    pub line: Vec<u8>,
+    pub nodes: u64,
+    pub seconds: f64,
+    pub interrupted: bool,
+}
+
+const INF: i32 = 1 << 20;
+
+pub struct Solver<'a> {
+    table: &'a mut BoundTable,
+    watch: Watch,
+    focus: u8,
+    cooperative: bool,
+    buffers: Vec<Vec<u8>>,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(table: &'a mut BoundTable, budget: Budget, focus: u8, cooperative: bool) -> Self {
+        Solver { table, watch: Watch::new(budget), focus, cooperative, buffers: Vec::new() }
+    }
+
+    #[inline]
+    fn maximises(&self, s: &State) -> bool {
+        self.cooperative || s.mover() == self.focus
+    }
+
+    /// Orders `moves` best first for the mover: the table's move, then high cards, then
+    /// picks of large colours (the smallest first for a helper who is not the focus player).
+    fn order(&self, s: &State, moves: &mut [u8], first: u8) {
+        let helper = self.cooperative && s.mover() != self.focus;
+        moves.sort_by_cached_key(|&mv| {
+            let score = if mv == first {
+                1000
+            } else if mv >= PICK {
+                let taken = points(s.display & colour_mask((mv - PICK) as usize));
+                if helper {
+                    -taken
+                } else {
+                    taken
+                }
+            } else {
+                value(mv)
+            };
+            -score
+        });
+    }
+
+    /// Fail-soft alpha-beta: what the focus player still takes from `s`, exact when strictly
+    /// inside (alpha, beta), an upper bound when <= alpha, a lower bound when >= beta.
+    fn search(&mut self, s: &State, mut alpha: i32, mut beta: i32, depth: usize) -> i32 {
+        if s.is_over() || beta <= 0 {
+            return 0;
+        }
+        if self.watch.tick() {
+            return 0;
+        }
+        let mut upper = s.upper_bound(self.focus);
+        if upper == 0 || upper <= alpha {
+            return upper;
+        }
+        let key = s.key(self.focus, self.cooperative);
+        let mut lower = 0;
+        let mut first = NO_MOVE;
+        if let Some((lo, hi, best)) = self.table.get(&key) {
+            lower = lo;
+            upper = upper.min(hi);
+            first = best;
+            if lower >= beta || lower == upper {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+        }
+        alpha = alpha.max(lower);
+        beta = beta.min(upper);
+        let (alpha0, beta0) = (alpha, beta);
+        if self.buffers.len() <= depth {
+            self.buffers.push(Vec::with_capacity(16));
+        }
+        let mut moves = std::mem::take(&mut self.buffers[depth]);
+        s.moves(&mut moves);
+        self.order(s, &mut moves, first);
+        let maximise = self.maximises(s);
+        let mut best = if maximise { -INF } else { INF };
+        let mut best_move = NO_MOVE;
+        for &mv in moves.iter() {
+            let (child, mut gain) = s.apply(mv);
+            if s.mover() != self.focus {
+                gain = 0;
+            }
+            let v = gain + self.search(&child, alpha - gain, beta - gain, depth + 1);
+            if self.watch.stopped {
+                break;
+            }
+            if maximise {
+                if v > best {
+                    best = v;
+                    best_move = mv;
+                }
+                alpha = alpha.max(best);
+            } else {
+                if v < best {
+                    best = v;
+                    best_move = mv;
+                }
+                beta = beta.min(best);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.buffers[depth] = moves;
+        if self.watch.stopped {
+            return 0;
+        }
+        let (lo, hi) = if best <= alpha0 {
+            (lower, best)
+        } else if best >= beta0 {
+            (best, upper)
+        } else {
+            (best, best)
+        };
+        self.table.put(key, lo, hi.max(lo), best_move);
+        best
+    }
+
+    /// Bounds on what the focus player still takes from `root`, narrowed by null-window tests
+    /// until they meet or the budget runs out; with the exact value, a line realising it.
+    pub fn solve(&mut self, root: &State) -> Answer {
+        let mut lower = 0;
+        let mut upper = root.upper_bound(self.focus);
+        while lower < upper && !self.watch.stopped {
+            let test = (lower + upper + 1) / 2;
+            let v = self.search(root, test - 1, test, 0);
+            if self.watch.stopped {
+                break;
+            }
+            if v >= test {
+                lower = v;
+            } else {
+                upper = v;
+            }
+        }
+        let mut line = Vec::new();
+        if lower == upper {
+            line = self.line(root, lower);
+        }
+        Answer {
+            lower,
+            upper,
+            line,
+            nodes: self.watch.nodes,
+            seconds: self.watch.seconds(),
+            interrupted: self.watch.interrupted,
+        }
+    }
+
+    /// A line from `root` (whose value is `value`) along which every move keeps that value:
+    /// the maximiser's best moves and the minimisers' most damaging ones. Empty if the budget
+    /// runs out on the way.
+    fn line(&mut self, root: &State, value: i32) -> Vec<u8> {
+        let mut line = Vec::new();
+        let mut s = *root;
+        let mut value = value;
+        let mut moves = Vec::new();
+        while !s.is_over() {
+            s.moves(&mut moves);
+            let first = self.table.get(&s.key(self.focus, self.cooperative)).map_or(NO_MOVE, |e| e.2);
+            self.order(&s, &mut moves, first);
+            let maximise = self.maximises(&s);
+            let mut chosen = None;
+            for &mv in &moves {
+                let (child, mut gain) = s.apply(mv);
+                if s.mover() != self.focus {
+                    gain = 0;
+                }
+                let need = value - gain;
+                let keeps = if maximise {
+                    self.search(&child, need - 1, need, 0) >= need
+                } else {
+                    self.search(&child, need, need + 1, 0) <= need
+                };
+                if self.watch.stopped {
+                    return Vec::new();
+                }
+                if keeps {
+                    chosen = Some((mv, child, need));
+                    break;
+                }
+            }
+            let Some((mv, child, need)) = chosen else {
+                return Vec::new(); // no move keeps the value: impossible for an exact value
+            };
+            line.push(mv);
+            s = child;
+            value = need;
+        }
+        line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The seeded deal as card ids: the display then each hand (see `puzzles/etalage.py`).
+    pub fn deal(seed: u64, players: usize, values: u8) -> (Vec<u8>, Vec<Vec<u8>>) {
+        let mut deck: Vec<u8> = (0..players as u8).flat_map(|c| (0..values).map(move |v| c * TOP + v)).collect();
+        crate::search::rng::shuffle(&mut deck, seed);
+        let size = values as usize - 1;
+        let display = deck[..players].to_vec();
+        let hands = (0..players).map(|p| deck[players + size * p..players + size * (p + 1)].to_vec()).collect();
+        (display, hands)
+    }
+
+    fn solve(s: &State, focus: u8, cooperative: bool) -> Answer {
+        let mut table = BoundTable::new(1 << 16);
+        Solver::new(&mut table, Budget::default(), focus, cooperative).solve(s)
+    }
+
+    #[test]
+    fn the_seeds_worked_example_distributes_as_the_rules_say() {
+        // display 7Y 4Y 8R 1R 6G 4B; Anna..Frank play 7G 2G 9Y 5R 10B 6R
+        let c = |v: u8, colour: u8| colour * TOP + v - 1;
+        let (r, y, g, b) = (0, 1, 2, 3);
+        let display = [c(7, y), c(4, y), c(8, r), c(1, r), c(6, g), c(4, b)];
+        let hands: Vec<Vec<u8>> = [c(7, g), c(2, g), c(9, y), c(5, r), c(10, b), c(6, r)].iter().map(|&x| vec![x]).collect();
+        let mut s = State::new(&display, &hands, 0, &[], 0).unwrap();
+        for p in 0..6 {
+            s = s.apply(hands[p][0]).0;
+        }
+        assert_eq!(&s.order[..s.order_len as usize], &[5, 3, 4]);
+        let (s, frank) = s.apply(PICK + y);
+        let (s, dora) = s.apply(PICK + r);
+        let (s, emiel) = s.apply(PICK + g);
+        assert_eq!((frank, dora, emiel), (11, 9, 6));
+        assert!(s.is_over() && s.leader == 5 && s.display.count_ones() == 7);
+    }
+
+    #[test]
+    fn bad_positions_are_errors_not_panics() {
+        assert!(State::new(&[0], &[vec![1], vec![2]], 0, &[], 0).is_err());
+        assert!(State::new(&[0], &[vec![1], vec![2], vec![45]], 0, &[], 0).is_err());
+        assert!(State::new(&[0], &[vec![1], vec![1], vec![3]], 0, &[], 0).is_err());
+        assert!(State::new(&[0], &[vec![1], vec![2], vec![3]], 0, &[4, 5, 6], 9).is_err());
+    }
+
+    #[test]
+    fn guarantee_never_exceeds_the_cooperative_best_and_both_have_lines() {
+        for seed in 0..5 {
+            let (display, hands) = deal(seed, 3, 4);
+            let root = State::new(&display, &hands, 0, &[], 0).unwrap();
+            for focus in 0..3 {
+                let paranoid = solve(&root, focus, false);
+                let cooperative = solve(&root, focus, true);
+                assert_eq!(paranoid.lower, paranoid.upper);
+                assert_eq!(cooperative.lower, cooperative.upper);
+                assert!(paranoid.lower <= cooperative.lower);
+                assert!(!paranoid.line.is_empty());
+            }
+        }
+    }
+}

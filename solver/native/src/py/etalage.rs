@@ -1,0 +1,69 @@
+//! Etalage's kernel as seen from Python: `EtalageKernel(table_entries).solve(...)`.
+
+use crate::games::etalage::{BoundTable, Solver, State};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
+use pyo3::prelude::*;
+
+/// What `solve` returns: (lower, upper, line, nodes, seconds): proven bounds on what the focus
+/// player still takes, and when they meet a line realising it (card ids for plays, 100 + colour
+/// for picks).
+type Answer = (i32, i32, Vec<u8>, u64, f64);
+
+/// The guaranteed-score and cooperative searches, keeping one table of proven bounds between
+/// calls (its keys are exact and name the focus player and the search kind, so any position
+/// of any deal may share it).
+#[pyclass]
+struct EtalageKernel {
+    table: BoundTable,
+}
+
+#[pymethods]
+impl EtalageKernel {
+    #[new]
+    #[pyo3(signature = (table_entries = 1 << 22))]
+    fn new(table_entries: usize) -> Self {
+        EtalageKernel { table: BoundTable::new(table_entries) }
+    }
+
+    /// Bytes held by the table of proven bounds.
+    #[getter]
+    fn table_bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
+    /// What `focus` (0-based) still takes from a position: the display and hands as card ids,
+    /// the leader (0-based), the trick's cards from the leader on, the picks made in its
+    /// distribution; against every other player (`cooperative` false) or helped by all.
+    #[pyo3(signature = (display, hands, leader, trick, picked, focus, cooperative = false, node_limit = 0,
+                        time_limit = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve(
+        &mut self,
+        py: Python<'_>,
+        display: Vec<u8>,
+        hands: Vec<Vec<u8>>,
+        leader: usize,
+        trick: Vec<u8>,
+        picked: usize,
+        focus: usize,
+        cooperative: bool,
+        node_limit: u64,
+        time_limit: Option<f64>,
+    ) -> PyResult<Answer> {
+        let root = State::new(&display, &hands, leader, &trick, picked).map_err(PyValueError::new_err)?;
+        if focus >= hands.len() {
+            return Err(PyValueError::new_err(format!("focus player {focus} of {}", hands.len())));
+        }
+        let budget = super::budget(node_limit, time_limit)?;
+        let table = &mut self.table;
+        let answer = py.detach(|| Solver::new(table, budget, focus as u8, cooperative).solve(&root));
+        if answer.interrupted {
+            return Err(PyKeyboardInterrupt::new_err("search interrupted"));
+        }
+        Ok((answer.lower, answer.upper, answer.line, answer.nodes, answer.seconds))
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<EtalageKernel>()
+}

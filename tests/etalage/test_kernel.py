@@ -1,0 +1,85 @@
+"""Etalage's Rust kernel against the plain exhaustive search of the reference rules.
+
+On reduced decks (values 1..3 or 1..4, 3 or 4 players), from deals and from positions partly
+played (mid-trick and mid-distribution), every player's guaranteed score and cooperative best
+must equal the reference search's and be proven exact; the guarantee's line must replay to
+that score (the engine checks) and keep the value at every move: the player's own moves best,
+the others' most damaging.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from puzzles import etalage as e
+from solver.games.etalage.engine import GAME
+from solver.result import UNKNOWN, WINNABLE, Budget
+
+engine = GAME.engine
+SETTINGS = settings(deadline=None, max_examples=30, suppress_health_check=[HealthCheck.too_slow])
+#: Every search here is tiny for a correct kernel; the limit turns a runaway into a failure.
+SAFETY_SECONDS = 20.0
+
+
+@st.composite
+def small_positions(draw):
+    """A reduced seeded deal, possibly partly played by random legal moves."""
+    players, values = draw(st.sampled_from([(3, 3), (3, 4), (4, 3)]))
+    position = e.deal(draw(st.integers(0, 2**64 - 1)), players=players, values=values)
+    rng = random.Random(draw(st.integers(0, 1000)))
+    for _ in range(draw(st.integers(0, 10))):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.apply(rng.choice(moves))
+    return position
+
+
+@SETTINGS
+@given(small_positions())
+def test_kernel_values_equal_the_reference_search(position):
+    for player in range(1, position.players + 1):
+        guaranteed, best = e.values(position, player)
+        found = engine.value(position, player, False, Budget(time_limit=SAFETY_SECONDS))
+        helped = engine.value(position, player, True, Budget(time_limit=SAFETY_SECONDS))
+        assert (found.lower, found.upper, helped.lower, helped.upper) == (guaranteed, guaranteed, best, best), \
+            (player, e.format_position(position))
+        pos = position
+        for move in found.moves:
+            assert move in e.guaranteed_moves(pos, player), (player, str(move), e.format_position(pos))
+            pos = pos.apply(move)
+        assert pos.is_over() and pos.final_score(player) == guaranteed
+
+
+def test_solve_reports_every_player_and_a_line_of_the_player_to_move():
+    deal = e.deal(11, players=3, values=4)
+    result = engine.solve(deal, Budget(time_limit=SAFETY_SECONDS))
+    assert result.verdict == WINNABLE and result.optimal and result.starter == 1
+    expected = [e.values(deal, player) for player in (1, 2, 3)]
+    assert [(p["guaranteed"], p["cooperative_best"], p["result"]) for p in result.details["players"]] == \
+        [(g, b, "exact") for g, b in expected]
+    assert e.replay(deal, result.solution).final_score(1) == result.value == expected[0][0]
+
+
+def test_a_node_limit_leaves_proven_bounds_and_no_line():
+    deal = e.deal(3, players=3, values=6)
+    result = engine.solve(deal, Budget(time_limit=SAFETY_SECONDS, node_limit=2000))
+    assert result.verdict == UNKNOWN and result.solution == []
+    guaranteed = engine.solve(deal, Budget(time_limit=60))  # values 1..6 decide in a second
+    for bounded, exact in zip(result.details["players"], guaranteed.details["players"]):
+        assert bounded["guaranteed"] <= exact["guaranteed"] <= bounded["guaranteed_bound"]
+        assert bounded["cooperative_best"] <= exact["cooperative_best"] <= bounded["cooperative_bound"]
+        assert bounded["result"] == "bounds" or bounded["line"]
+
+
+def test_analyse_marks_the_best_card_and_those_that_give_points_away():
+    deal = e.deal(7, players=3, values=4)
+    analysis = engine.analyse(deal, Budget(time_limit=SAFETY_SECONDS))
+    values = {str(m.move): m.value for m in analysis.moves}
+    assert values == {str(m): e.values(deal.apply(m), 1)[0] for m in deal.legal_moves()}
+    best = max(values.values())
+    assert [str(m.move) for m in analysis.moves if m.best] == [k for k, v in values.items() if v == best]
+    assert all(m.verdict == "loses" for m in analysis.moves if m.value < best)
