@@ -23,7 +23,7 @@ moves, applies them, and holds a plain exhaustive search of each player's guaran
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .cards import shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
@@ -143,7 +143,8 @@ def pick_order(trick: tuple[int, ...], leader: int, players: int) -> tuple[int, 
 class Position:
     """The display (in the order laid out), each hand, each player's score so far, who leads
     the trick, the cards played in it (from the leader on), and while its distribution is under
-    way how many of the players entitled to pick have picked; `values` is the highest card."""
+    way how many of the players entitled to pick have picked; `values` is the highest card.
+    A position read from a game record remembers the record (`record`)."""
 
     display: tuple[int, ...]
     hands: tuple[tuple[int, ...], ...]
@@ -152,6 +153,9 @@ class Position:
     trick: tuple[int, ...] = ()
     picked: int = 0
     values: int = TOP
+    #: For a position read from a game record: (the position the record starts from, the moves
+    #: played). Not part of the position's identity; positions reached by moves have none.
+    record: tuple = field(default=(), compare=False, repr=False)
 
     @property
     def players(self) -> int:
@@ -205,12 +209,12 @@ class Position:
         if isinstance(move, Play):
             hands = list(self.hands)
             hands[mover - 1] = tuple(c for c in hands[mover - 1] if c != move.card)
-            return replace(self, hands=tuple(hands), trick=self.trick + (move.card,)).settled()
+            return replace(self, hands=tuple(hands), trick=self.trick + (move.card,), record=()).settled()
         taken = self.display_colour(move.colour)
         scores = list(self.scores)
         scores[mover - 1] += sum(map(value_of, taken))
         display = tuple(c for c in self.display if colour_of(c) != move.colour)
-        return replace(self, display=display, scores=tuple(scores), picked=self.picked + 1).settled()
+        return replace(self, display=display, scores=tuple(scores), picked=self.picked + 1, record=()).settled()
 
     def settled(self) -> Position:
         """Ends the distribution when every entitled player has picked or the display is empty:
@@ -311,6 +315,7 @@ FIELD_USAGE = {
     "leader": "leader: 1",
     "trick": "trick: 5R 7G ('-' for none; from the leader on)",
     "to-pick": "to-pick: 2 (while a complete trick is distributed)",
+    "moves": "moves: 7G 2G 9Y pick R ... (a game record: the moves played from the position above)",
 }
 
 
@@ -371,13 +376,51 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
     elif position.distributing:
         raise ParseError("the trick is complete: a 'to-pick:' line must say who picks next")
     check_position(position)
+    if "moves" in fields:
+        moves = parse_record(*fields["moves"], position)
+        end = replay(position, moves)
+        return replace(end, record=(position, tuple(moves)))
     return position
+
+
+def parse_record(text: str, line: int, start: Position) -> list[Play | Pick]:
+    """The moves of a game record (`7G 2G pick R ...`), each checked against the position it is
+    played in; ParseError naming the move and why it is illegal."""
+    tokens = text.replace(",", " ").split()
+    moves, position, i = [], start, 0
+    while i < len(tokens):
+        word = " ".join(tokens[i:i + 2]) if tokens[i].lower() == "pick" else tokens[i]
+        i += 2 if tokens[i].lower() == "pick" else 1
+        try:
+            move = parse_move(word)
+        except ParseError as error:
+            raise ParseError(f"move {len(moves) + 1}: {error}", line) from None
+        if move not in position.legal_moves():
+            raise ParseError(f"move {len(moves) + 1} {word!r} is not legal: {why_illegal(position, move)}", line)
+        moves.append(move)
+        position = position.apply(move)
+    return moves
+
+
+def why_illegal(position: Position, move: Play | Pick) -> str:
+    """Why a move cannot be played in a position, in words."""
+    if position.is_over():
+        return "the game is over"
+    colours = " ".join(sorted({COLOURS[colour_of(c)] for c in position.display}, key=COLOURS.index))
+    if isinstance(move, Pick):
+        if not position.distributing:
+            return f"player {position.to_move} is to play a card, not to pick"
+        return f"the display holds no {COLOURS[move.colour]} card (its colours: {colours})"
+    if position.distributing:
+        return f"player {position.to_move} is to pick a colour of the display ({colours})"
+    return f"player {position.to_move} is to play and does not hold {move}"
 
 
 def format_position(position: Position) -> str:
     """The text form `parse` reads back: `values: 1-V` when not 1-10, `display:`, one `hand N:`
     line per player, `scores:`, `leader:`, `trick:` (the cards played in it, from the leader on)
-    and, while a complete trick is distributed, `to-pick:`."""
+    and, while a complete trick is distributed, `to-pick:`. (A game record's text is that of
+    its start with a `moves:` line; a position read from one is written as it stands.)"""
     p = position
 
     def names(cards: tuple[int, ...]) -> str:

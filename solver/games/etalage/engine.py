@@ -88,8 +88,9 @@ class MoveValue(MoveVerdict):
     WORDS = {KEEPS: "best", LOSES: "loses points", UNKNOWN: "unknown"}
 
     def line(self, objective: Objective | None = None) -> str:
-        proof = str(self.value) if self.value == self.bound else f"{self.value}..{self.bound}"
-        text = f"{str(self.move):10} {self.WORDS[self.verdict]:13} guaranteed {proof}"
+        text = f"{str(self.move):10} {self.WORDS[self.verdict]:13}"
+        if self.value is not None:
+            text += " guaranteed " + (str(self.value) if self.value == self.bound else f"{self.value}..{self.bound}")
         return text + (f"  ({self.reason})" if self.reason else "")
 
 
@@ -187,6 +188,8 @@ class EtalageEngine(Engine):
         A move is the best (`keeps winnable`) when its guarantee is proven no lower than any
         other's, `loses` when proven lower than another's, `unknown` otherwise."""
         budget = budget or Budget()
+        if position.record:
+            return self.analyse_record(position, budget, progress)
         mover = position.to_move
         moves = position.legal_moves()
         found = {}
@@ -213,6 +216,42 @@ class EtalageEngine(Engine):
         if not moves:
             stats.method = "rules"
         return AnalyseResult(self.name, WINNABLE if decided or not moves else UNKNOWN, verdicts, stats, GUARANTEED)
+
+    def analyse_record(self, position: Position, budget: Budget, progress: Callable = iter) -> AnalyseResult:
+        """Along a game record: for each move played, the mover's guarantee before it and after
+        it. A move `loses` when it is proven to give points away against the mover's guarantee,
+        and `keeps winnable` when it is proven to keep it. Forced moves keep it without a search."""
+        start, moves = position.record
+        searches = 2 * len(moves)
+        verdicts, total, pos = [], Stats(method="alpha-beta"), start
+        for move in progress(moves):
+            mover, after = pos.to_move, pos.apply(move)
+            event = rules.events(pos, [move])[0]
+            if len(pos.legal_moves()) == 1:
+                verdicts.append(MoveValue(event, KEEPS, "forced"))
+                pos, searches = after, searches - 2
+                continue
+            found = []
+            for state in (pos, after):
+                part = budget.part(searches)
+                found.append(self.value(state, mover, False, part))
+                budget.spend(part)
+                searches -= 1
+            before, kept = found
+            total.nodes += before.nodes + kept.nodes
+            total.seconds += before.seconds + kept.seconds
+            if kept.upper < before.lower:
+                lost = before.lower - kept.upper
+                label, reason = LOSES, (f"player {mover} gave away at least {lost} point{'s' * (lost != 1)} "
+                                        f"against a guarantee of {before.lower}")
+            elif kept.lower >= before.upper:
+                label, reason = KEEPS, None
+            else:
+                label, reason = UNKNOWN, None
+            verdicts.append(MoveValue(event, label, reason, kept.lower, kept.upper, label == KEEPS))
+            pos = after
+        decided = all(v.verdict != UNKNOWN for v in verdicts)
+        return AnalyseResult(self.name, WINNABLE if decided else UNKNOWN, verdicts, total, GUARANTEED)
 
     def optimum_reasons(self, position: Position, result: EtalageResult, budget: Budget) -> list[str]:
         """Each player's guarantee and cooperative best in words, and how the line starts."""

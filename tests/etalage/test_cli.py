@@ -1,0 +1,69 @@
+"""Etalage from the command line: the issue's commands, bad input in one line, and analyse along
+a game record checked against the reference search."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from click.testing import CliRunner
+
+from cli.main import main
+from puzzles import etalage as e
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input)
+
+
+def record(seed: int, values: int, rng: random.Random) -> tuple[e.Position, list]:
+    deal = e.deal(seed, players=3, values=values)
+    moves, pos = [], deal
+    while pos.legal_moves():
+        moves.append(rng.choice(pos.legal_moves()))
+        pos = pos.apply(moves[-1])
+    return deal, moves
+
+
+def test_deal_and_solve_with_players_and_json():
+    dealt = run("deal", "etalage", "--seed", "7", "--players", "4")
+    assert dealt.exit_code == 0 and dealt.output.count("hand ") == 4
+    solved = json.loads(run("solve", "etalage", "--seed", "7", "--values", "5", "--json").output)
+    assert solved["result"] == "exact" and [p["player"] for p in solved["players"]] == [1, 2, 3]
+    for player in solved["players"]:
+        assert player["guaranteed"] == player["guaranteed_bound"] <= player["cooperative_best"]
+        assert player["line"] and set(player["line"][0]) == {"player", "card"}
+    picks = [event for event in solved["players"][0]["line"] if "pick" in event]
+    assert picks and set(picks[0]) == {"player", "pick", "cards"}
+
+
+def test_bad_input_is_one_error_line_with_exit_2():
+    deal = e.format_position(e.deal(1, players=3))
+    lines = deal.splitlines()
+    wrong_colour = deal.replace(lines[1].split()[2], "7O", 1)
+    ten_cards = "\n".join([lines[0], lines[1] + " " + lines[2].split()[-1], " ".join(lines[2].split()[:-1]),
+                           *lines[3:]])
+    start, moves = record(2, 4, random.Random(1))
+    trick = [str(m) for m in moves[:3]]
+    bad_pick = e.format_position(start) + "moves: " + " ".join(trick) + " pick P\n"
+    for text, message in ((wrong_colour, "not in play"), (ten_cards, "holds 10 cards"),
+                          (bad_pick, "'pick P' is not legal")):
+        result = run("analyse", "etalage", "-", input=text)
+        errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+        assert result.exit_code == 2 and len(errors) == 1 and message in errors[0], result.output
+
+
+def test_analyse_along_a_record_finds_where_each_player_gave_points_away():
+    start, moves = record(5, 4, random.Random(7))
+    text = e.format_position(start) + "moves: " + " ".join(map(str, moves)) + "\n"
+    result = json.loads(run("analyse", "etalage", "-", "--json", input=text).output)
+    assert result["verdict"] == "winnable" and len(result["moves"]) == len(moves)
+    pos = start
+    for move, found in zip(moves, result["moves"]):
+        mover, after = pos.to_move, pos.apply(move)
+        assert found["move"]["player"] == mover and found["notation"].endswith(str(move).replace("pick ", ""))
+        if len(pos.legal_moves()) > 1:
+            before, kept = e.values(pos, mover)[0], e.values(after, mover)[0]
+            assert found["guaranteed"] == kept
+            assert found["verdict"] == ("loses" if kept < before else "keeps winnable")
+        pos = after
