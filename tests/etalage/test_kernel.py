@@ -83,3 +83,25 @@ def test_analyse_marks_the_best_card_and_those_that_give_points_away():
     best = max(values.values())
     assert [str(m.move) for m in analysis.moves if m.best] == [k for k, v in values.items() if v == best]
     assert all(m.verdict == "loses" for m in analysis.moves if m.value < best)
+
+
+def test_bounds_left_by_a_spent_budget_hold_everywhere_in_small_games():
+    """A node limit of 1 stops the kernel at once, leaving its static bounds: they must hold
+    in every position of these games, for every player, paranoid and cooperative."""
+    seen = set()
+
+    def walk(position):
+        if e.key(position) in seen or position.is_over():
+            return
+        seen.add(e.key(position))
+        for player in range(1, position.players + 1):
+            for cooperative, value in zip((False, True), e.values(position, player)):
+                found = engine.value(position, player, cooperative, Budget(node_limit=1))
+                assert found.lower <= value <= found.upper, (player, cooperative, e.format_position(position))
+        for move in position.legal_moves():
+            walk(position.apply(move))
+
+    for seed in (1, 2):
+        walk(e.deal(seed, players=3, values=3))
+    walk(e.deal(3, players=4, values=3))
+    assert len(seen) > 100

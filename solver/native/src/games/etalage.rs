@@ -56,6 +56,18 @@ fn points(mut cards: u64) -> i32 {
     total
 }
 
+/// The lowest value among a non-empty set of cards (ids run colour by colour, so the lowest id
+/// is not the lowest value).
+#[inline]
+fn lowest_value(cards: u64) -> i32 {
+    (0..MAX_PLAYERS)
+        .map(|colour| (cards >> (colour * TOP as usize)) & COLOUR)
+        .filter(|&values| values != 0)
+        .map(|values| values.trailing_zeros() as i32 + 1)
+        .min()
+        .unwrap_or(0)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
     pub players: u8,
@@ -274,7 +286,7 @@ impl State {
         }
         for &hand in self.hands[..n].iter().filter(|&&h| h != 0) {
             takeable |= hand;
-            lowest += value(hand.trailing_zeros() as u8);
+            lowest += lowest_value(hand);
         }
         let mut colours = [0i32; MAX_PLAYERS];
         for (c, total) in colours[..n].iter_mut().enumerate() {
@@ -616,6 +628,13 @@ mod tests {
         let (s, emiel) = s.apply(PICK + g);
         assert_eq!((frank, dora, emiel), (11, 9, 6));
         assert!(s.is_over() && s.leader == 5 && s.display.count_ones() == 7);
+    }
+
+    #[test]
+    fn a_hands_lowest_value_is_found_across_colours() {
+        // 4Y (id 13) has a lower id than 2G (id 21) but a higher value
+        assert_eq!(lowest_value(1 << 13 | 1 << 21), 2);
+        assert_eq!(lowest_value(1 << 59), 10);
     }
 
     #[test]

@@ -1,0 +1,116 @@
+"""Etalage: how often each player's guaranteed score is proven exact within the time limit, as a table.
+
+    python benchmarks/etalage.py --players 3 --seeds 1-100 --time-limit 60 [--values 10] [--cooperative]
+    python benchmarks/etalage.py --players 5 --seeds 1-40 --from-trick 5 --time-limit 10
+
+Each seeded deal is played by a greedy player (every player plays their highest card and picks
+the colour worth most) up to the start of trick `--from-trick` (1: the deal itself); then every
+player's guaranteed score is searched, the players sharing the time limit. With
+`--cooperative` each player's cooperative best is searched after it, with a time limit of its
+own. Shares carry Wilson 95% intervals; the mean guarantees by seat are over the positions whose
+guarantees were all proven (seat 1 leads the first trick of a deal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import time
+
+from bench_table import print_rows, seconds_rows
+from puzzles import etalage as rules
+from puzzles.etalage import Pick
+from solver.batch.survey import seed_range, wilson
+from solver.games.etalage.engine import GAME
+from solver.result import Budget
+
+engine = GAME.engine
+
+
+def greedy(position):
+    """The greedy player's move: the highest card held, or the colour worth most."""
+    moves = position.legal_moves()
+    if isinstance(moves[0], Pick):
+        return max(moves, key=lambda m: (sum(map(rules.value_of, position.display_colour(m.colour))), -m.colour))
+    return max(moves, key=lambda m: (rules.value_of(m.card), m.card))
+
+
+def start_of_trick(deal, trick: int):
+    """The deal played greedily to the start of trick `trick` (1-based)."""
+    position, done = deal, 1
+    while done < trick and position.legal_moves():
+        under_way = bool(position.trick)
+        position = position.apply(greedy(position))
+        done += under_way and not position.trick
+    return position
+
+
+def share(count: int, total: int) -> str:
+    low, high = wilson(count, total)
+    return f"{count}/{total} = {100 * count / total:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--values", type=int, default=rules.TOP)
+    parser.add_argument("--seeds", type=seed_range, default=seed_range("1-100"))
+    parser.add_argument("--from-trick", type=int, default=1)
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--cooperative", action="store_true")
+    args = parser.parse_args()
+
+    seconds, slowest, exact, nodes, kernel_seconds = [], (0.0, None), 0, 0, 0.0
+    by_seat: list[list[int]] = [[] for _ in range(args.players)]
+    helped = helped_exact = more = 0
+    for seed in args.seeds:
+        position = start_of_trick(rules.deal(seed, players=args.players, values=args.values), args.from_trick)
+        budget, started = Budget(args.time_limit), time.perf_counter()
+        guaranteed = []
+        for player in range(1, args.players + 1):
+            part = budget.part(args.players - player + 1)
+            guaranteed.append(engine.value(position, player, False, part))
+            budget.spend(part)
+        elapsed = time.perf_counter() - started
+        seconds.append(elapsed)
+        slowest = max(slowest, (elapsed, seed))
+        nodes += sum(v.nodes for v in guaranteed)
+        kernel_seconds += sum(v.seconds for v in guaranteed)
+        if all(v.exact for v in guaranteed):
+            exact += 1
+            for seat, value in enumerate(guaranteed):
+                by_seat[seat].append(value.lower)
+        if args.cooperative:
+            budget = Budget(args.time_limit)
+            for player, sure in enumerate(guaranteed, start=1):
+                part = budget.part(args.players - player + 1)
+                best = engine.value(position, player, True, part)
+                budget.spend(part)
+                helped += 1
+                if best.exact and sure.exact:
+                    helped_exact += 1
+                    more += best.lower > sure.lower
+
+    count = len(seconds)
+    seconds.sort()
+    rows = [
+        ("game", f"{rules.TITLE}, {args.players} players, values 1-{args.values}, from trick {args.from_trick}"),
+        ("positions", f"seeds {args.seeds.start}-{args.seeds.stop - 1} ({count}), time limit {args.time_limit} s"),
+        ("every guarantee exact", share(exact, count)),
+        *seconds_rows(seconds, slowest[1]),
+        ("kernel nodes/s", f"{nodes / kernel_seconds:,.0f}" if kernel_seconds else "-"),
+        ("mean guarantee by seat", ", ".join(f"{seat}: {statistics.mean(v):.2f}" for seat, v in
+                                             enumerate(by_seat, start=1) if v) or "-"),
+    ]
+    if args.cooperative:
+        rows += [
+            ("cooperative best exact", share(helped_exact, helped) + " (player-positions, both values exact)"),
+            ("cooperative best > guarantee", share(more, helped_exact) if helped_exact else "-"),
+        ]
+    rows.append(("peak memory", f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB"))
+    print_rows(rows)
+
+
+if __name__ == "__main__":
+    main()
