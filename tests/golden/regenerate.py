@@ -26,6 +26,8 @@ CASES = {
     "the-game": [("solve", "--seed", "7", "--players", "2"), ("explain", "--seed", "1"),
                  ("analyse", "the-game-small.txt")],
     "sir-tommy": [("solve", "--seed", "1"), ("explain", "sir-tommy-buried.txt"), ("analyse", "--seed", "2")],
+    "etalage": [("solve", "--seed", "7", "--values", "5"), ("explain", "--seed", "3", "--values", "5"),
+                ("analyse", "etalage-record.txt")],
 }
 STATS = re.compile(r"^stats: \d+ nodes, [\d.]+ s, method (\S+)$", re.M)
 

@@ -257,11 +257,12 @@ class EtalageEngine(Engine):
         """Each player's guarantee and cooperative best in words, and how the line starts."""
         facts = []
         for p in result.players:
-            sure = "can be sure of" if p.guaranteed.exact else "can be sure of at least"
-            facts.append(f"player {p.player} {sure} {p.guaranteed.lower} points whatever the others do"
-                         + ("" if p.guaranteed.exact else f" (and of no more than {p.guaranteed.upper})")
-                         + f"; with everybody's help at most {p.cooperative.upper}"
-                         + ("" if p.cooperative.exact else f" ({p.cooperative.lower} proven reachable)"))
+            sure = f"{p.guaranteed.lower} points" if p.guaranteed.exact else \
+                f"at least {p.guaranteed.lower} points (and no more than {p.guaranteed.upper} are sure)"
+            helped = f"{p.cooperative.lower}" if p.cooperative.exact else \
+                f"between {p.cooperative.lower} and {p.cooperative.upper}"
+            facts.append(f"player {p.player} can be sure of {sure} whatever the others do; "
+                         f"with everybody's help they reach {helped}")
         if position.is_over():
             return ["the game is over: " + ", ".join(f"player {p.player} scored {p.score}" for p in result.players)]
         if result.turns:
