@@ -5,10 +5,11 @@
 
 Each seeded deal is played by a greedy player (every player plays their highest card and picks
 the colour worth most) up to the start of trick `--from-trick` (1: the deal itself); then every
-player's guaranteed score is searched, the players sharing the time limit. With
+player's guaranteed score is searched, the players sharing the time limit as `solve` shares
+it (an equal share each, then the searches still open share what is left). With
 `--cooperative` each player's cooperative best is searched after it, with a time limit of its
-own. Shares carry Wilson 95% intervals; the mean guarantees by seat are over the positions whose
-guarantees were all proven (seat 1 leads the first trick of a deal).
+own. Shares carry Wilson 95% intervals; the mean guarantees by seat are over the positions
+whose guarantees were all proven (seat 1 leads the first trick of a deal).
 """
 
 from __future__ import annotations
@@ -67,11 +68,9 @@ def main() -> None:
     for seed in args.seeds:
         position = start_of_trick(rules.deal(seed, players=args.players, values=args.values), args.from_trick)
         budget, started = Budget(args.time_limit), time.perf_counter()
-        guaranteed = []
-        for player in range(1, args.players + 1):
-            part = budget.part(args.players - player + 1)
-            guaranteed.append(engine.value(position, player, False, part))
-            budget.spend(part)
+        players = range(1, args.players + 1)
+        found = engine.values(position, [(player, False) for player in players], budget)
+        guaranteed = [found[player, False] for player in players]
         elapsed = time.perf_counter() - started
         seconds.append(elapsed)
         slowest = max(slowest, (elapsed, seed))
@@ -82,11 +81,9 @@ def main() -> None:
             for seat, value in enumerate(guaranteed):
                 by_seat[seat].append(value.lower)
         if args.cooperative:
-            budget = Budget(args.time_limit)
+            found = engine.values(position, [(player, True) for player in players], Budget(args.time_limit))
             for player, sure in enumerate(guaranteed, start=1):
-                part = budget.part(args.players - player + 1)
-                best = engine.value(position, player, True, part)
-                budget.spend(part)
+                best = found[player, True]
                 helped += 1
                 if best.exact and sure.exact:
                     helped_exact += 1

@@ -153,17 +153,34 @@ class EtalageEngine(Engine):
         """The player the result is about first: the player to move (the leader once it is over)."""
         return position.to_move or position.leader
 
+    def values(self, position: Position, searches: list[tuple[int, bool]], budget: Budget) -> dict:
+        """(player, cooperative) -> Value for each search, in passes: each search gets an equal
+        share of the time left, then those still open share what remains, until all are exact
+        or the budget is spent (the kernel's table keeps what earlier passes proved)."""
+        found: dict[tuple[int, bool], Value] = {}
+        pending = list(searches)
+        while pending:
+            for index, (player, cooperative) in enumerate(pending):
+                part = budget.part(len(pending) - index)
+                value = self.value(position, player, cooperative, part)
+                budget.spend(part)
+                earlier = found.get((player, cooperative))
+                if earlier is not None:
+                    value.nodes += earlier.nodes
+                    value.seconds += earlier.seconds
+                found[player, cooperative] = value
+            pending = [search for search in pending if not found[search].exact]
+            if budget.exhausted():
+                break
+        return found
+
     def solve(self, position: Position, budget: Budget | None = None) -> EtalageResult:
         """Every player's guaranteed score, then every player's cooperative best (the guarantees
-        matter most, so they get the time first); each search gets an equal share of what is left."""
+        matter most, so they get the time first), each in passes that share the time left."""
         budget = budget or Budget()
         players = range(1, position.players + 1)
-        searches = [(player, cooperative) for cooperative in (False, True) for player in players]
-        found: dict[tuple[int, bool], Value] = {}
-        for index, (player, cooperative) in enumerate(searches):
-            part = budget.part(len(searches) - index)
-            found[player, cooperative] = self.value(position, player, cooperative, part)
-            budget.spend(part)
+        found = self.values(position, [(player, False) for player in players], budget)
+        found.update(self.values(position, [(player, True) for player in players], budget))
         values = tuple(
             PlayerValues(player, position.scores[player - 1], found[player, False], found[player, True],
                          rules.events(position, found[player, False].moves))
