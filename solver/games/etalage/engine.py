@@ -165,11 +165,14 @@ class EtalageEngine(Engine):
                 value = self.value(position, player, cooperative, part)
                 budget.spend(part)
                 earlier = found.get((player, cooperative))
-                if earlier is not None:
+                if earlier is not None:  # what each pass proved holds: keep the tighter bounds
+                    value.lower, value.upper = max(value.lower, earlier.lower), min(value.upper, earlier.upper)
                     value.nodes += earlier.nodes
                     value.seconds += earlier.seconds
                 found[player, cooperative] = value
-            pending = [search for search in pending if not found[search].exact]
+            # an interval closed by two passes together still needs a pass for its line
+            pending = [search for search in pending
+                       if not found[search].exact or not (found[search].moves or position.is_over())]
             if budget.exhausted():
                 break
         return found
@@ -187,7 +190,7 @@ class EtalageEngine(Engine):
             for player in players
         )
         focus = values[self.focus(position) - 1]
-        decided = all(v.exact for v in values)
+        decided = all(v.exact for v in values) and bool(focus.guaranteed.moves or position.is_over())
         stats = Stats(sum(v.nodes for v in found.values()), sum(v.seconds for v in found.values()),
                       "rules" if position.is_over() else "alpha-beta")
         moves = focus.guaranteed.moves if decided else []
