@@ -119,6 +119,11 @@ def test_absurd_option_values_are_answered_or_refused_in_one_line(tmp_path_facto
         args += ["--db", str(where / "s.sqlite"), "--seeds", "1-1", "--jobs", "1"]
     elif option != "--seed":
         args += ["--seed", "1"]
-    if command != "deal" and option not in ("--time-limit", "--node-limit"):
-        args += ["--time-limit", "2"]
+    if command != "deal":
+        # Both budgets, but for the one under test: 'inf' seconds is no time limit, so without a
+        # node limit a full Etalage deal would search for hours.
+        if option != "--time-limit":
+            args += ["--time-limit", "2"]
+        if option != "--node-limit":
+            args += ["--node-limit", "20000"]
     answered(CliRunner().invoke(main, [*args, option, value]))
