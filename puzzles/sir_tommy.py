@@ -362,6 +362,10 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"{len(position.hand)} cards in hand but the last draw took {last_draw}")
     draws = -(-drawn // DRAW)
     drawer = PLAYERS[(draws - 1) % 2]
+    first_d = next((card for pile in position.foundations_of("D") for card in pile), None)
+    if draws == 1 and first_d is not None:
+        raise IllegalPositionError(
+            f"foundation card {card_name(first_d)} of D, but only U has drawn: D has not had a turn yet")
     if not position.end_phase and position.to_move != drawer:
         raise IllegalPositionError(
             f"to-move {position.to_move}, but {drawer} made draw {draws} (U draws first, then turns alternate)")
@@ -375,7 +379,7 @@ def parse(text: str, rows: int = DEFAULT_ROWS) -> Position:
         return parse_deal(lines, rows)
     usage = {"stock": "stock: 7S 2D …", "hand": "hand: 3S QH", "u": "U: AS 2S, AH, -, -", "d": "D: KC, -, -, -",
              "to-move": "to-move: U|D"}
-    layout = read_layout(text, TITLE, rows, DECK_SIZE, usage)
+    layout = read_layout(text, TITLE, rows, DECK_SIZE, usage, unit="row", hint=" here (--rows sets how many)")
     if "stock" not in layout.fields:
         raise ParseError("a position needs a 'stock:' line (cards still in the stock, top first; '-' when empty)")
     stock = layout.cards_of_field("stock")

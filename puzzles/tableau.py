@@ -50,10 +50,13 @@ class Layout:
         return cards
 
 
-def read_layout(text: str, title: str, columns: int, depth: int, known_fields: dict[str, str]) -> Layout:
+def read_layout(text: str, title: str, columns: int, depth: int, known_fields: dict[str, str],
+                unit: str = "column", hint: str = "") -> Layout:
     """Reads column lines and the fields in `known_fields` (name -> usage shown in errors).
 
     Field values are returned as text; cards in them are checked by `Layout.cards_of_field`.
+    Errors call a line of cards a `unit` (Sir Tommy's are rows) and end a wrong count with `hint`
+    (how to set the count, where a game lets the user choose it).
     """
     layout = Layout()
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -73,15 +76,15 @@ def read_layout(text: str, title: str, columns: int, depth: int, known_fields: d
         if len(layout.columns) == columns:
             extra = ordinal(columns + 1)
             article = "an" if extra.startswith(("8", "11", "18")) else "a"
-            raise ParseError(f"{article} {extra} column; {title} has {columns} columns", number)
+            raise ParseError(f"{article} {extra} {unit}; {title} has {columns} {unit}s{hint}", number)
         cards = () if line == "-" else tuple(parse_card(token, number) for token in line.split())
         if len(cards) > depth:
-            raise ParseError(f"{len(cards)} cards in one column; at most {depth}", number)
+            raise ParseError(f"{len(cards)} cards in one {unit}; at most {depth}", number)
         layout.note_cards(cards, number)
         layout.columns.append(cards)
         layout.column_lines.append(number)
     if len(layout.columns) != columns:
-        raise ParseError(f"{len(layout.columns)} columns; {title} has {columns} (one line each)")
+        raise ParseError(f"{len(layout.columns)} {unit}s; {title} has {columns} (one line each){hint}")
     return layout
 
 

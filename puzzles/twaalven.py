@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 
 from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
@@ -40,6 +41,42 @@ def pair_type(player: str, first: int, second: int) -> tuple[int, int] | None:
 
 def other(player: str) -> str:
     return "F" if player == "T" else "T"
+
+
+def counts_for(r: list[int], qk: int | Fraction) -> dict[tuple[int, int], int | Fraction]:
+    """The pair counts that use up rank counts `r` (r[1..13]) exactly, given the number of Q-K
+    pairs: each rank lies in one T type and one F type, so the types chain every rank (7 —5-7— 5
+    —5-9— 9 … Q —2-Q— 2 … 8 —6-8— 6) and fixing one count fixes the rest. Exact with ints or
+    Fractions; a count may come out negative or a half, when no split exists for that Q-K count."""
+    ak = r[13] - qk
+    aj = r[1] - ak
+    three_j = r[11] - aj
+    three_nine = r[3] - three_j
+    five_nine = r[9] - three_nine
+    five_seven = r[5] - five_nine
+    two_q = r[12] - qk
+    two_ten = r[2] - two_q
+    four_ten = r[10] - two_ten
+    four_eight = r[4] - four_ten
+    six_eight = r[8] - four_eight
+    return {
+        (12, 13): qk, (1, 11): aj, (2, 10): two_ten, (3, 9): three_nine, (4, 8): four_eight,
+        (5, 7): five_seven, (6, 6): Fraction(r[6] - six_eight, 2),
+        (1, 13): ak, (2, 12): two_q, (3, 11): three_j, (4, 10): four_ten, (5, 9): five_nine,
+        (6, 8): six_eight, (7, 7): Fraction(r[7] - five_seven, 2),
+    }
+
+
+def pair_split(r: list[int], turns: dict[str, int]) -> dict[tuple[int, int], int] | None:
+    """How many pairs of each type split cards of rank counts `r` (r[1..13]) into `turns[p]`
+    pairs of player p's types, or None when no split exists. Tries every Q-K count."""
+    for qk in range(min(r[12], r[13]) + 1):
+        need = counts_for(r, qk)
+        if any(n < 0 or n != int(n) for n in need.values()):
+            continue
+        if all(sum(need[t] for t in PAIRS[p]) == turns[p] for p in PLAYERS):
+            return {t: int(n) for t, n in need.items()}
+    return None
 
 
 @dataclass(frozen=True)
@@ -157,6 +194,31 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(
             f"{gone} cards gone ({len(seen)} remain); every turn takes two, so an even number must be gone"
         )
+    if gone:
+        check_cards_gone(position, sorted(set(range(DECK_SIZE)) - seen))
+
+
+def check_cards_gone(position: Position, gone: list[int]) -> None:
+    """The cards gone must be the pairs of the turns played: the player to move has played as
+    many turns as the other or one fewer, each turn two cards of the mover's pair types, and
+    each from a different column. Any such pairs can be stacked on the columns in some order, so
+    these two conditions are all a position needs (docs/positions.md)."""
+    turns = len(gone) // 2
+    taken = {position.to_move: turns // 2, other(position.to_move): (turns + 1) // 2}
+    r = [0] * 14
+    for card in gone:
+        r[rank(card)] += 1
+    if pair_split(r, taken) is None:
+        names = f" ({' '.join(card_name(c) for c in gone)})" if len(gone) <= 12 else ""
+        raise IllegalPositionError(
+            f"the {len(gone)} cards gone{names} cannot be the pairs of the turns played: with {position.to_move} to move,"
+            f" those were {taken['T']} T pair(s) and {taken['F']} F pair(s)")
+    emptied = [DEPTH - len(column) for column in position.columns]
+    most = max(emptied)
+    if most > turns:
+        column = emptied.index(most) + 1
+        raise IllegalPositionError(
+            f"column {column} lost {most} cards in {turns} turns; a turn takes from two different columns")
 
 
 def deal(seed: int) -> Position:

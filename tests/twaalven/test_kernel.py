@@ -13,7 +13,7 @@ import itertools
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from puzzles import twaalven as tw
@@ -98,13 +98,48 @@ def place(draw, cards: list[int]) -> list[list[int]]:
     return columns
 
 
+def take_pairs(draw, player: str, turns: int) -> tuple[list[tuple[int, int]], set[int]]:
+    """`turns` random pairs of alternating players' types from a full deck, `player` first, and
+    the cards left. Each pair is chosen so that the cards left still split into the pairs of the
+    rest of a game (13 turns each), so whatever part of the game the pairs stand for, the
+    position made of them is plausible."""
+    unused, taken = set(range(52)), []
+    turns_left = {"T": 13, "F": 13}
+    for _ in range(turns):
+        turns_left[player] -= 1
+        options = []
+        for ra, rb in tw.PAIRS[player]:
+            a_cards = sorted(c for c in unused if rank(c) == ra)
+            b_cards = sorted(c for c in unused if rank(c) == rb)
+            if not (ra == rb and len(a_cards) >= 2 or ra != rb and a_cards and b_cards):
+                continue
+            r = [0] * 14
+            for card in unused:
+                r[rank(card)] += 1
+            r[ra] -= 1
+            r[rb] -= 1
+            if tw.pair_split(r, turns_left) is not None:
+                options.append((a_cards, b_cards))
+        a_cards, b_cards = draw(st.sampled_from(options))
+        a = draw(st.sampled_from(a_cards))
+        b = draw(st.sampled_from([c for c in b_cards if c != a]))
+        taken.append((a, b))
+        unused -= {a, b}
+        player = tw.other(player)
+    return taken, unused
+
+
 @st.composite
-def random_positions(draw) -> Position:
-    """A random set of 2k cards (k <= 7) in 13 columns of height <= 4, random player to move."""
-    k = draw(st.integers(0, 7))
-    cards = draw(st.lists(st.integers(0, 51), min_size=2 * k, max_size=2 * k, unique=True))
-    columns = place(draw, cards)
-    return Position(tuple(map(tuple, columns)), draw(st.sampled_from("TF")))
+def random_positions(draw, most_pairs: int = 7) -> Position:
+    """2k cards (k <= most_pairs) left at random in 13 columns of height <= 4, random player to
+    move. The other cards went as random pairs of the turns before, so the position is plausible."""
+    k = draw(st.integers(0, most_pairs))
+    to_move = draw(st.sampled_from("TF"))
+    starter = to_move if k % 2 == 0 else tw.other(to_move)
+    _, left = take_pairs(draw, starter, 26 - k)
+    columns = place(draw, sorted(left))
+    assume(max(4 - len(column) for column in columns) <= 26 - k)  # a turn takes from two columns
+    return Position(tuple(map(tuple, columns)), to_move)
 
 
 @st.composite
@@ -113,23 +148,7 @@ def constructed_positions(draw) -> tuple[Position, bool]:
     by swapping two cards. Returns (position, known to be winnable)."""
     to_move = draw(st.sampled_from("TF"))
     k = draw(st.integers(1, 9))
-    unused = set(range(52))
-    turns, player = [], to_move
-    for _ in range(k):
-        options = []
-        for ra, rb in tw.PAIRS[player]:
-            a_cards = sorted(c for c in unused if rank(c) == ra)
-            b_cards = sorted(c for c in unused if rank(c) == rb)
-            if ra == rb and len(a_cards) >= 2 or ra != rb and a_cards and b_cards:
-                options.append((a_cards, b_cards))
-        if not options:
-            break
-        a_cards, b_cards = draw(st.sampled_from(options))
-        a = draw(st.sampled_from(a_cards))
-        b = draw(st.sampled_from([c for c in b_cards if c != a]))
-        turns.append((a, b))
-        unused -= {a, b}
-        player = tw.other(player)
+    turns, _ = take_pairs(draw, to_move, k)
     columns: list[list[int]] = [[] for _ in range(13)]
     for a, b in reversed(turns):  # the last turn's cards go in first, at the bottom
         free = [i for i in range(13) if len(columns[i]) < 4]

@@ -70,8 +70,8 @@ SMALL = {
 }
 
 
-#: Refuted by counting alone: with T's 2 and F's 2 turns these cards would need T's 5-7 -1 times.
-COUNTED_OUT = (["4H", "JC 7C 6H 3C", "6D 6C 9H"], "F")
+#: Refuted by counting alone: with T's 2 and F's 2 turns these cards would need F's 5-9 -1 times.
+COUNTED_OUT = (["TC", "6H 4H 4S 7S", "8H 3H TS"], "F")
 
 
 def small(name: str) -> rules.Position:
@@ -136,7 +136,7 @@ def test_each_reason_on_a_small_position(name):
 
 def test_a_position_refuted_by_counting_alone_gets_no_uncheckable_count():
     """The counting equations refute it at once (the kernel needs no node), but their verdict,
-    "T would have to take 5-7 -1 times", is no reason a player can check: explain gives the
+    "F would have to take 5-9 -1 times", is no reason a player can check: explain gives the
     CP-SAT core, whose cards anyone can try to take."""
     position = small("counted out")
     assert kernel_nodes(position) == (UNWINNABLE, 0) and rules.reference_solve(position) is None

@@ -81,8 +81,8 @@ def test_seed_998_with_t_starting_is_infeasible_at_once():
 
 
 def test_counting_invariant_decides_without_a_model():
-    # Two 5s and two 7s for one T turn and one F turn: T would need 5-7 twice.
-    position = rules.parse("5S\n7S\n5H\n7H\n" + "-\n" * 9 + "to-move: T\n")
+    # Eight cards for two turns each: F would need 5-9 -1 times.
+    position = rules.parse("TC\n6H 4H 4S 7S\n8H 3H TS\n" + "-\n" * 10 + "to-move: F\n")
     result = sat.solve(position)
     assert result.verdict == UNWINNABLE
     assert rules.reference_solve(position) is None
