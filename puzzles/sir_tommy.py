@@ -363,7 +363,7 @@ def check_position(position: Position) -> None:
     draws = -(-drawn // DRAW)
     drawer = PLAYERS[(draws - 1) % 2]
     first_d = next((card for pile in position.foundations_of("D") for card in pile), None)
-    if draws == 1 and first_d is not None:
+    if draws == 1 and not position.end_phase and first_d is not None:
         raise IllegalPositionError(
             f"foundation card {card_name(first_d)} of D, but only U has drawn: D has not had a turn yet")
     if not position.end_phase and position.to_move != drawer:

@@ -67,7 +67,7 @@ def test_rows_option_and_a_position_file(tmp_path):
     text = run("solve", "sir-tommy", str(path), "--rows", "6").output
     assert "verdict: " in text
     refused = run("solve", "sir-tommy", str(path))
-    assert refused.exit_code == 2 and "a 5th column" in refused.output
+    assert refused.exit_code == 2 and "a 5th row" in refused.output and "--rows" in refused.output
 
 
 def test_maximise_reports_the_most_cards_and_the_super_winner():

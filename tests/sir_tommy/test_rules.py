@@ -112,7 +112,7 @@ def test_errors_in_positions_quote_the_input():
         "unknown field": text + "score: 3\n",
         "'XX' is not a card": text.replace("stock: -", "stock: XX"),
         "lists 3 foundations": "\n".join(line if not line.startswith("U:") else "U: -, -, -" for line in text.splitlines()),
-        "a 5th column": "QS\n" + text,
+        "a 5th row": "QS\n" + text,
         "needs a 'stock:' line": "\n".join(line for line in text.splitlines() if not line.startswith("stock")),
         "to-move 'X'": text.replace("to-move: U", "to-move: X").replace("to-move: D", "to-move: X"),
     }
