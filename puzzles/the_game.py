@@ -31,6 +31,8 @@ TITLE = "The Game"
 PILES = ("up1", "up2", "down1", "down2")
 TOP = 99
 MAX_PLAYERS = 5
+#: The largest hand this project handles (the kernel keeps a turn's plays in a fixed array).
+MAX_HAND_SIZE = 11
 
 
 def standard_hand_size(players: int, smaller_hand: bool = False) -> int:
@@ -73,6 +75,20 @@ def lowest_reach(tops: tuple[int, ...], remaining: set[int]) -> int:
 def highest_reach(tops: tuple[int, ...], remaining: set[int]) -> int:
     """The highest top the descending piles with these `tops` can ever show (see lowest_reach)."""
     return -lowest_reach(tuple(-t for t in tops), {-c for c in remaining})
+
+
+def deepest_under(top: int, gone: set[int]) -> int:
+    """The highest card that can lie under an ascending pile showing `top`, when the cards in
+    `gone` are all that can be under it. Read backwards, a pile's history steps from each top
+    to any lower card or to the card exactly 10 higher, so everything under it is at most the
+    highest card reached from `top` by +10 steps from cards at or below what is reached so far.
+    Mirrored (negated cards) for descending piles."""
+    reach = top
+    while True:
+        higher = [c + 10 for c in (top, *gone) if c <= reach < c + 10 and c + 10 in gone]
+        if not higher:
+            return reach
+        reach = max(higher)
 
 
 def dead_cards(position: Position) -> list[int]:
@@ -277,6 +293,8 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"highest card {p.top}; the deck is 2..N with N from 2 to {TOP}")
     if p.hand_size < (3 if p.expert else 2):
         raise IllegalPositionError(f"hand size {p.hand_size} is below the minimum of a turn")
+    if p.hand_size > MAX_HAND_SIZE:
+        raise IllegalPositionError(f"hand size {p.hand_size}: winnable handles hands of up to {MAX_HAND_SIZE} cards")
     deck = set(range(2, p.top + 1))
     seen = set()
     for card in [c for hand in p.hands for c in hand] + list(p.draw):
@@ -307,6 +325,7 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"two piles show the same card: {' '.join(map(str, p.piles))}")
     if gone and not moved:
         raise IllegalPositionError(f"{len(gone)} cards are gone but every pile is at its start")
+    _check_cards_under_piles(p, gone - set(moved))
     if not 1 <= p.to_move <= p.players:
         raise IllegalPositionError(f"to-move {p.to_move}: there are players 1 to {p.players}")
     if not 0 <= p.played <= len(gone):
@@ -326,6 +345,20 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(
             f"player {p.to_move} has played {p.played} of the {p.minimum} cards a turn needs and cannot play the rest"
         )
+
+
+def _check_cards_under_piles(position: Position, under: set[int]) -> None:
+    """Every card gone but showing on no pile must be able to lie under one (`deepest_under`)."""
+    p = position
+    start = start_piles(p.top)
+    up = [deepest_under(top, under) for top, first in zip(p.piles[:2], start) if top != first]
+    down = [-deepest_under(-top, {-c for c in under}) for top, first in zip(p.piles[2:], start[2:]) if top != first]
+    for card in sorted(under):
+        if not any(card <= bound for bound in up) and not any(card >= bound for bound in down):
+            tops = ", ".join(f"{name} at {top}" for name, top in zip(PILES, p.piles))
+            raise IllegalPositionError(
+                f"card {card} is gone, but no pile can have it underneath ({tops}; a pile goes back"
+                " only by exactly 10)")
 
 
 FIELD_USAGE = {
@@ -405,6 +438,15 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
     if "hand-size" in fields:
         value, line = fields["hand-size"]
         size = numbers(value, line, "hand-size", 1)[0]
+    if "to-move" in fields:
+        for name in ("draw", "piles"):
+            if name not in fields:
+                raise ParseError(f"a position mid-game needs a '{FIELD_USAGE[name]}' line")
+    else:
+        for name in ("piles", "played"):
+            if name in fields:
+                raise ParseError(f"a '{name}:' line belongs to a position mid-game, which also needs"
+                                 f" '{FIELD_USAGE['to-move']}'; a deal has none", fields[name][1])
     parsed_hands = tuple(cards(*hands[n], f"hand {n}") for n in range(1, len(hands) + 1))
     draw = cards(*fields["draw"], "draw") if "draw" in fields else ()
     piles = start_piles(top)
