@@ -3,7 +3,7 @@
 Two cooperating players, A and B, each with three foundations of their own, take turns moving
 one top card of the 13 columns onto one of their own foundations: an empty foundation takes any
 card, otherwise the card must be one rank higher than the foundation's top, K followed by A.
-All 52 cards on foundations wins; the player to move with no legal card loses (RULES.md). The
+All 52 cards on foundations wins; the player to move with no legal card loses (docs/games/stapelen.md). The
 players are symmetric, so a deal is analysed with A to move first.
 
 Text format: the 13 column lines of the shared tableau format, then for a position

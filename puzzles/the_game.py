@@ -6,9 +6,9 @@ higher than the top or exactly 10 lower (a backwards trick), on a descending pil
 or exactly 10 higher. At least 2 (expert: 3) while the draw pile lasts, at least 1 after; then
 they draw back up to the hand size. Players with no cards are skipped. The game ends when the
 player to move cannot play the minimum, or when every card is played; the result is the number
-of cards left (RULES.md, The Game).
+of cards left (docs/games/the-game.md).
 
-Rule decision (RULES.md is silent): the minimum is an obligation, so a play after which the
+Rule decision (the rules are silent): the minimum is an obligation, so a play after which the
 player could no longer complete it is illegal. Stopping short instead would leave more cards than
 completing the turn, since cards never come back, so this does not change any optimum.
 

@@ -3,7 +3,7 @@
 Two cooperating players take pairs of free cards from 13 columns of 4: T takes pairs summing to
 12 (Q+K counts as twelve for T), F pairs summing to 14; A=1, J=11, Q=12, K=13. The two cards
 come from different columns; turns alternate; no passing. All 52 cards taken wins; the player to
-move having no pair loses. The players choose who starts (RULES.md).
+move having no pair loses. The players choose who starts (docs/games/twaalven.md).
 
 This module is the oracle the Rust kernel is tested against: it parses, formats, lists legal
 moves, applies them and replays solutions, and holds a plain exhaustive search for small cases.
