@@ -17,9 +17,11 @@ from collections import Counter
 
 from bench_table import print_rows, seconds_rows
 from puzzles import sir_tommy as rules
-from solver.games.sir_tommy import engine
+from solver.games.sir_tommy.engine import GAME
 from solver.result import UNKNOWN, WINNABLE, Budget
 from solver.batch.survey import seed_range
+
+engine = GAME.engine
 
 
 def main() -> None:
@@ -46,10 +48,10 @@ def main() -> None:
             unknown.append(seed)
         nodes += result.stats.nodes
         kernel_seconds += result.stats.seconds
-        if result.maximum is not None:
-            proven += result.maximum.proven
-            held.append(result.maximum.held)
-            supers[result.maximum.super_winner] += 1
+        if args.maximise and result.verdict == WINNABLE:
+            proven += result.optimal
+            held.append(result.value)
+            supers[result.super_winner] += 1
 
     count = len(seconds)
     seconds.sort()

@@ -18,10 +18,12 @@ import time
 from bench_table import print_rows
 from puzzles import the_game as rules
 from puzzles.the_game import EndTurn, Play
-from solver.games.the_game import engine
+from solver.games.the_game.engine import GAME
 from solver.batch.report import percentile
 from solver.result import UNKNOWN, Budget
 from solver.batch.survey import seed_range, wilson
+
+engine = GAME.engine
 
 #: Extra plays beyond the minimum are made while they move a pile by at most this much.
 SMALL_GAP = 2
@@ -90,10 +92,10 @@ def main() -> None:
         nodes += result.stats.nodes
         kernel_seconds += result.stats.seconds
         heuristic = heuristic_cards_left(deal)
-        solver_left.append(result.cards_left)
+        solver_left.append(result.value)
         heuristic_left.append(heuristic)
-        if result.cards_left > heuristic:
-            violations.append((seed, result.cards_left, heuristic))
+        if result.value > heuristic:
+            violations.append((seed, result.value, heuristic))
 
     count = len(seconds)
     seconds.sort()
