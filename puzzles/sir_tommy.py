@@ -251,6 +251,13 @@ class Position:
         return not any(self.plays(player, self.sources()) for player in PLAYERS)
 
 
+def canonical(position: Position) -> tuple:
+    """A key equal for positions whose futures are the same: rows are only ever their own stacks,
+    so their order does not matter, nor the order of each player's foundations."""
+    p = position
+    return (tuple(sorted(p.rows)), tuple(tuple(sorted(f)) for f in p.foundations), p.stock, p.hand, p.to_move)
+
+
 def placements(hand: tuple[int, ...], rows: int) -> list[tuple[tuple[int, int], ...]]:
     """Every distinct way to place `hand` on `rows` rows, as (card, row) in placing order: each
     assignment of cards to rows with each order within a row, rows in increasing order."""

@@ -96,7 +96,13 @@ def test_analyse_marks_each_choice():
         "player.)"]
     winnable = run("analyse", "sir-tommy", "--seed", "3", "--time-limit", "20", "--json")
     moves = json.loads(winnable.output)["moves"]
-    assert len(moves) == len(st.deal(3).legal_moves()) and any(m["verdict"] == "keeps winnable" for m in moves)
+    deal = st.deal(3)
+    # one answer per position reached: the 121 moves of the deal put its three cards on the
+    # empty rows in 13 ways that differ by more than which rows, plus the play of AH
+    assert len(deal.legal_moves()) == 121
+    assert len(moves) == len({st.canonical(deal.apply(m)) for m in deal.legal_moves()}) == 14
+    assert any(m["verdict"] == "keeps winnable" for m in moves)
+    assert all(placed["row"] == 1 for placed in moves[1]["move"]["placed"])  # the lowest rows shown
 
 
 def test_bad_input_is_one_line_and_exit_2():

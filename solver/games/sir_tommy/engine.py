@@ -200,6 +200,8 @@ class SirTommyEngine(Engine):
 
     def analyse(self, position: Position, budget: Budget | None = None, progress: Callable = iter) -> AnalyseResult:
         """For every play and every way to end the turn now: does it keep the game winnable?
+        Moves that reach the same position up to the order of rows and of foundations (a card
+        on one empty row or another) get one answer, under the first of them.
 
         The position is searched first, with a quarter of the time: if it is lost, every move
         loses; if it is won, its line's first move keeps it winnable. Then each other move gets
@@ -208,11 +210,16 @@ class SirTommyEngine(Engine):
         and CP-SAT, so that no hard move starves the others."""
         budget = budget or Budget()
         whole, line, _, total = self.search_part(position, budget, 4)
-        after = {move: position.apply(move) for move in position.legal_moves()}
+        after = {}
+        for move in sorted(position.legal_moves(), key=lowest_rows_first):
+            reached = position.apply(move)
+            after.setdefault(rules.canonical(reached), (move, reached))
+        after = dict(after.values())
         moves = list(after)
+        first = rules.canonical(position.apply(line[0])) if line else None
         verdict = {}
         for done, move in enumerate(progress(moves)):
-            if whole == UNWINNABLE or (line and move == line[0]):
+            if whole == UNWINNABLE or rules.canonical(after[move]) == first:
                 verdict[move] = whole
                 continue
             left = budget.seconds_left()
@@ -237,6 +244,12 @@ class SirTommyEngine(Engine):
         found = self.search(position, part)
         budget.spend(part)
         return found
+
+
+def lowest_rows_first(move) -> tuple:
+    """Plays first, then ends of turn by the rows they use, so that of the moves reaching the same
+    position the one shown places its cards on the lowest rows."""
+    return (isinstance(move, EndTurn), tuple(row for _, row in getattr(move, "placements", ())))
 
 
 GAME = GameEntry(
