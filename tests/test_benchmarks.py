@@ -1,0 +1,28 @@
+"""Every benchmark still runs: each on a couple of seeds with small limits, checked for its
+table's rows, not for any speed (speed targets live in the benchmarks' own tables)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
+
+RUNS = [
+    (["run.py", "stapelen", "--seeds", "1-2", "--time-limit", "5"], "decided"),
+    (["the_game.py", "--players", "2", "--seeds", "1-2", "--time-limit", "2"], "heuristic wins"),
+    (["the_game_stuck.py", "--seeds", "1-3", "--cuts", "4", "--time-limit", "1", "--analyse-limit", "1"],
+     "cut 4: analyses decided"),
+    (["sir_tommy.py", "--seeds", "1-2", "--time-limit", "5", "--maximise", "U"], "optimum proven"),
+    (["etalage.py", "--players", "3", "--seeds", "1-2", "--values", "4", "--time-limit", "2"], "exact"),
+]
+
+
+@pytest.mark.parametrize("args, row", RUNS, ids=[run[0][0] for run in RUNS])
+def test_benchmark_prints_its_table(args, row):
+    done = subprocess.run([sys.executable, *args], cwd=BENCHMARKS, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert row in done.stdout, done.stdout
