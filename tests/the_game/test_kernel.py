@@ -11,10 +11,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from puzzles import the_game as g
+from puzzles.errors import IllegalPositionError
 from solver.games.the_game.engine import GAME
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
@@ -77,7 +78,10 @@ def late_positions(draw):
     downs = draw(st.lists(st.sampled_from(lower), min_size=2, max_size=2, unique=True))
     piles = tuple(ups + downs)
     position = g.Position(tuple(map(tuple, hands)), tuple(stock), piles, 1, 0, expert, hand, 30)
-    g.check_position(position)
+    try:
+        g.check_position(position)
+    except IllegalPositionError:  # rarely, a card gone could lie under no pile
+        assume(False)
     return position
 
 
