@@ -8,6 +8,7 @@ from puzzles.errors import UnknownGameError
 from .contract import GameEntry, registry_of
 from .games.etalage import engine as etalage
 from .games.one_foundation import engine as one_foundation
+from .games.quick_and_easy import engine as quick_and_easy
 from .games.sir_tommy import engine as sir_tommy
 from .games.stapelen import engine as stapelen
 from .games.the_game import engine as the_game
@@ -21,6 +22,7 @@ GAMES: dict[str, GameEntry] = registry_of([
     the_game.GAME,
     sir_tommy.GAME,
     etalage.GAME,
+    quick_and_easy.GAME,
 ])
 
 

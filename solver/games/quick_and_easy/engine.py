@@ -1,0 +1,290 @@
+"""The Game: Quick & Easy on the shared engine: the most cards played, over every starter.
+
+The search is a depth-first search in Python over single plays and turn ends, memoised on the
+exact position (hands as sets) in a capped table of exact values, that stops at the first line
+playing all 50 cards. Plays are tried cheapest first (the smallest step of the pile, colour
+tricks that take a pile back first). A search that runs out of budget keeps the best line found
+and the bound `cards played + cards not dead` (dead: no pile can ever take them again). There
+is no Rust kernel yet (docs/games/quick-and-easy.md gives the figures this measures).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from puzzles import quick_and_easy as rules
+from puzzles.quick_and_easy import DECK, EndTurn, Play, Position, card_name, value
+
+from ...contract import GameEntry, Option
+from ...engine import Engine, verdict_of_moves
+from ...result import (
+    MOVE_LABELS, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
+)
+
+ALL = len(DECK)
+CARDS_PLAYED = Objective("cards_played", "upper_bound", minimise=False, winning=ALL, words="most cards played")
+#: Exact values kept at most (about 100 bytes each); past it the search goes on without storing.
+TABLE_ENTRIES = 1 << 21
+#: How often (in nodes) the clock is read.
+CLOCK_EVERY = 1024
+
+
+class OutOfBudget(Exception):
+    pass
+
+
+def step(position: Position, move) -> int:
+    """How much a move costs the piles: the values a play skips (a colour trick back: below
+    zero), and for ending the turn a middling cost, so that cheap second plays come first."""
+    if isinstance(move, EndTurn):
+        return 2
+    top = position.piles[move.pile]
+    if top is None:
+        return value(move.card) - 1 if move.pile == 0 else 10 - value(move.card)
+    return value(move.card) - value(top) if move.pile == 0 else value(top) - value(move.card)
+
+
+@dataclass
+class Search:
+    """The best found from one start: cards played, the proven upper bound and the line."""
+
+    start: Position
+    cards_played: int
+    upper_bound: int
+    moves: list
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def optimal(self) -> bool:
+        return self.cards_played >= self.upper_bound
+
+
+def compact_key(position: Position) -> int:
+    """The position as one integer: draw left, pile tops, mover, cards played this turn and each
+    hand as a bit set. Exact among positions of one search, which all share one draw pile."""
+    key = len(position.draw)
+    for top in position.piles:
+        key = key * 51 + (0 if top is None else top + 1)
+    key = (key * 6 + position.to_move) * 3 + position.played
+    for hand in position.hands:
+        key <<= ALL
+        for card in hand:
+            key |= 1 << card
+    return key
+
+
+class Searcher:
+    """Exact most-cards-played values, memoised; shared by the searches of one engine call (all
+    from one position, so that they share its draw pile)."""
+
+    def __init__(self):
+        self.table: dict[int, int] = {}
+        self.nodes = 0
+        self.node_limit = 0
+        self.deadline: float | None = None
+        self.best: tuple[int, list] = (0, [])
+        self.path: list = []
+
+    def search(self, start: Position, budget: Budget) -> Search:
+        if start.is_over():
+            return Search(start, start.cards_played, start.cards_played, [])
+        began, self.nodes = time.perf_counter(), 0
+        left = budget.seconds_left()
+        self.deadline = None if left is None else began + left
+        self.node_limit = budget.nodes_left()
+        self.best, self.path = (-1, []), []  # no line to the end of the game yet
+        try:
+            found = self.value(start)
+            line = self.best[1] if self.best[0] == found else self.line_to(start, found)
+            result = Search(start, found, found, line)
+        except OutOfBudget:
+            played, line = self.best if self.best[0] >= 0 else (start.cards_played, [])
+            result = Search(start, played, max(played, ALL - len(rules.dead_cards(start))), line)
+        budget.nodes_used += self.nodes
+        result.nodes, result.seconds = self.nodes, time.perf_counter() - began
+        return result
+
+    def value(self, position: Position) -> int:
+        """The most cards played by the end of the game from `position`, exactly."""
+        moves = position.legal_moves()
+        if not moves:
+            if position.cards_played > self.best[0]:
+                self.best = (position.cards_played, list(self.path))
+            return position.cards_played
+        key = compact_key(position)
+        if key in self.table:
+            return self.table[key]
+        self.nodes += 1
+        if (self.node_limit and self.nodes >= self.node_limit) or (
+                self.deadline is not None and self.nodes % CLOCK_EVERY == 0 and time.perf_counter() >= self.deadline):
+            raise OutOfBudget
+        result = position.cards_played
+        for move in sorted(moves, key=lambda m: step(position, m)):
+            self.path.append(move)
+            result = max(result, self.value(position._apply(move)))
+            self.path.pop()
+            if result == ALL:
+                break
+        if len(self.table) < TABLE_ENTRIES:
+            self.table[key] = result
+        return result
+
+    def line_to(self, start: Position, target: int) -> list:
+        """A line from `start` playing `target` cards, following exact values (from the table,
+        or searched again where the table had no room)."""
+        line, position = [], start
+        while position.legal_moves():
+            move = next(m for m in position.legal_moves() if self.value(position._apply(m)) == target)
+            line.append(move)
+            position = position._apply(move)
+        return line
+
+
+@dataclass
+class QuickAndEasyResult(OptimumResult):
+    """The most cards played over the starters tried, with each starter's own result."""
+
+    by_starter: tuple[Search, ...] = ()
+
+    def line_title(self) -> str:
+        return f"line of play (player {self.starter} starts):"
+
+
+class QuickAndEasyEngine(Engine):
+    name = rules.NAME
+
+    def starts(self, position: Position) -> list[Position]:
+        if position.to_move is not None:
+            return [position]
+        return [position.start(player) for player in range(1, position.players + 1)]
+
+    def turns(self, start: Position, moves: list) -> list:
+        return rules.turns(start, moves)
+
+    def replayed(self, found: Search) -> Search:
+        """The search's line checked by the rules: it must end the game with the cards it claims."""
+        end = rules.replay(found.start, found.moves)
+        if found.moves and (end.legal_moves() or end.cards_played != found.cards_played):
+            raise AssertionError(f"{self.name}: a line does not end the game with {found.cards_played} played")
+        return found
+
+    def solve(self, position: Position, budget: Budget | None = None) -> QuickAndEasyResult:
+        """The most cards played from the position, or from the deal over every starter (stopping
+        at the first starter that wins); the budget is shared among the starters."""
+        budget = budget or Budget()
+        searcher, tried = Searcher(), []
+        candidates = self.starts(position)
+        for index, start in enumerate(candidates):
+            part = budget.part(len(candidates) - index)
+            tried.append(self.replayed(searcher.search(start, part)))
+            budget.spend(part)
+            if tried[-1].cards_played == ALL:
+                break
+        best = max(tried, key=lambda s: (s.cards_played, -s.start.to_move))
+        bound = ALL if best.cards_played == ALL else max(s.upper_bound for s in tried)
+        return QuickAndEasyResult(
+            game=self.name, verdict=CARDS_PLAYED.verdict(best.cards_played, bound),
+            starters=[s.start.to_move for s in tried if s.cards_played == ALL], solution=best.moves,
+            starter=best.start.to_move, explanation=None,
+            stats=Stats(sum(s.nodes for s in tried), sum(s.seconds for s in tried),
+                        "rules" if all(s.start.is_over() for s in tried) else "dfs"),
+            start=best.start, turns=self.turns(best.start, best.moves),
+            details={"by_starter": [
+                {"player": s.start.to_move, "cards_played": s.cards_played, "upper_bound": s.upper_bound}
+                for s in tried]},
+            objective=CARDS_PLAYED, value=best.cards_played, bound=bound, by_starter=tuple(tried),
+        )
+
+    def analyse(self, position: Position, budget: Budget | None = None, progress: Callable = iter) -> AnalyseResult:
+        """For every legal play or turn end (of each starter, for a deal): the most cards played
+        after it, with its bound; plays reaching the same position get one answer."""
+        budget = budget or Budget()
+        searcher, after, moves = Searcher(), {}, []
+        for start in self.starts(position):
+            for move in start.legal_moves():
+                key = rules.canonical(start.apply(move))
+                if key not in after:
+                    after[key] = start.apply(move)
+                    moves.append(move if position.to_move is not None else StarterMove(start.to_move, move))
+        found = {}
+        for index, key in enumerate(progress(list(after))):
+            part = budget.part(len(after) - index)
+            found[key] = self.replayed(searcher.search(after[key], part))
+            budget.spend(part)
+        best_value = max((s.cards_played for s in found.values()), default=None)
+        verdicts = []
+        for move, key in zip(moves, after):
+            search = found[key]
+            others = [s for k, s in found.items() if k != key]
+            best = True if all(search.cards_played >= s.upper_bound for s in others) else (
+                False if search.upper_bound < best_value else None)
+            verdict = CARDS_PLAYED.verdict(search.cards_played, search.upper_bound)
+            verdicts.append(MoveVerdict(move, MOVE_LABELS[verdict], None, search.cards_played, search.upper_bound, best))
+        total = Stats(sum(s.nodes for s in found.values()), sum(s.seconds for s in found.values()), "dfs")
+        return AnalyseResult(self.name, verdict_of_moves(UNKNOWN, verdicts), verdicts, total, CARDS_PLAYED)
+
+    def optimum_reasons(self, position: Position, result: QuickAndEasyResult, budget: Budget) -> list[str]:
+        """Cards no pile can take again, the hand stuck at the end of the best line, the bound."""
+        facts = [dead_card_reason(position, card) for card in rules.dead_cards(position)]
+        if result.verdict == WINNABLE:
+            return facts + [f"winnable: player {result.starter} starting, all {ALL} cards can be played "
+                            "(`winnable solve` shows how)"]
+        end = rules.replay(result.start, result.solution)
+        facts.append(f"the best line found (player {result.starter} starting) plays {result.value} cards "
+                     f"in {len(result.turns)} turns")
+        if end.remaining and not end.is_won():
+            facts.append(f"there player {end.to_move} holds {' '.join(map(card_name, end.hand))} with piles at "
+                         f"{pile_words(end)}, and neither card fits either pile")
+        facts += [f"at that point {dead_card_reason(end, card)}" for card in rules.dead_cards(end)]
+        if result.bound < ALL:
+            facts.append(f"no line plays more than {result.bound} cards: "
+                         f"{'the exhaustive search proved it' if result.optimal else 'proven so far'}")
+        return facts
+
+
+@dataclass(frozen=True)
+class StarterMove:
+    """A first move of a deal, named with the starter who makes it."""
+
+    player: int
+    move: Play | EndTurn
+
+    def __str__(self) -> str:
+        return f"player {self.player}: {self.move}"
+
+    def to_json(self) -> dict:
+        return {"player": self.player, **self.move.to_json()}
+
+
+def pile_words(position: Position) -> str:
+    return ", ".join(f"{name} {'empty' if top is None else card_name(top)}"
+                     for name, top in zip(rules.PILES, position.piles))
+
+
+def dead_card_reason(position: Position, card: int) -> str:
+    return (f"{card_name(card)} can never be played: with piles at {pile_words(position)}, no card still to "
+            f"play can turn either pile so that {card_name(card)} fits (a higher value going up, a lower going "
+            "down, or the colour of the top)")
+
+
+GAME = GameEntry(
+    rules=rules,
+    engine=QuickAndEasyEngine(),
+    options=(
+        Option("players", "quick-and-easy: players (1: the solo extension)", low=1, high=rules.MAX_PLAYERS, default=2),
+        Option("pro", "quick-and-easy: the professional variant (exactly one card a turn)"),
+    ),
+    formats="""\
+quick-and-easy: 'hand 1: 7R 3G' per player (cards: value 1-10, then a colour
+R Y G B P) and 'draw: 10B 2Y ...' (next card first, '-' for none). A position adds
+'piles: - 4B' (ascending top, descending top, '-' empty), 'to-move: 1' and
+'played: 0'; optional 'variant: pro'.""",
+    json_fields="""\
+quick-and-easy: also cards_played, upper_bound, optimal and by_starter; a turn is
+{"player": 1, "plays": [{"card": "7R", "pile": "up"}], "drew": ["3G"]}.
+analyse --json adds cards_played, upper_bound, optimal and best to each move.""",
+    test_variants=({}, {"players": 1}, {"players": 4, "pro": True}),
+)

@@ -1,0 +1,74 @@
+"""Quick & Easy's engine against the reference search: the most cards played, its line replayed,
+on positions late in random games (where the plain search is quick), wins and losses both."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzles import quick_and_easy as q
+from solver.games.quick_and_easy.engine import GAME, step
+from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
+
+engine = GAME.engine
+
+
+def late_position(seed: int, players: int, pro: bool, left: int) -> q.Position:
+    """The seeded deal played until at most `left` cards remain (or the game ends), mostly by
+    the cheapest move (the engine's order), sometimes by a random one."""
+    rng = random.Random(seed)
+    position = q.deal(seed, players=players, pro=pro).start(rng.randint(1, players))
+    while position.remaining > left and position.legal_moves():
+        moves = position.legal_moves()
+        cheapest = min(moves, key=lambda move: step(position, move))
+        position = position.apply(cheapest if rng.random() < 0.85 else rng.choice(moves))
+    return position
+
+
+def assert_agrees(position: q.Position) -> int:
+    expected, _ = q.most_cards_played(position)
+    result = engine.solve(position, Budget(time_limit=60))
+    assert (result.value, result.bound) == (expected, expected)
+    end = q.replay(result.start, result.solution)
+    assert end.cards_played == expected and not end.legal_moves()
+    assert result.verdict == (WINNABLE if expected == 50 else UNWINNABLE)
+    return expected
+
+
+@settings(max_examples=120, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(1, 4), pro=st.booleans(), left=st.integers(4, 12))
+def test_engine_finds_the_reference_optimum(seed, players, pro, left):
+    assert_agrees(late_position(seed, players, pro, left))
+
+
+def test_late_positions_give_wins_and_losses():
+    values = [assert_agrees(late_position(seed, 2, False, 10)) for seed in range(40)]
+    assert 50 in values and any(v < 50 for v in values)
+
+
+def test_a_spent_budget_is_unknown_with_a_sound_bound():
+    deal = q.deal(5, players=1)
+    result = engine.solve(deal, Budget(time_limit=60, node_limit=3))
+    if result.verdict == UNKNOWN:
+        assert result.value < result.bound <= 50
+    end = q.replay(result.start, result.solution)
+    assert end.cards_played == result.value
+
+
+def test_analyse_gives_each_move_its_value():
+    position = late_position(3, 2, False, 10)
+    analysis = engine.analyse(position, Budget(time_limit=60))
+    for verdict in analysis.moves:
+        expected, _ = q.most_cards_played(position.apply(verdict.move))
+        assert (verdict.value, verdict.bound) == (expected, expected)
+    best = max(v.value for v in analysis.moves)
+    assert all(v.best == (v.value == best) for v in analysis.moves)
+
+
+def test_seeded_deals_are_decided():
+    for players in (1, 2, 5):
+        for pro in (False, True):
+            result = engine.solve(q.deal(1, players=players, pro=pro), Budget(time_limit=60))
+            assert result.verdict in (WINNABLE, UNWINNABLE) and result.optimal
