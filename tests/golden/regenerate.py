@@ -28,6 +28,8 @@ CASES = {
     "sir-tommy": [("solve", "--seed", "1"), ("explain", "sir-tommy-buried.txt"), ("analyse", "--seed", "2")],
     "etalage": [("solve", "--seed", "7", "--values", "5"), ("explain", "--seed", "3", "--values", "5"),
                 ("analyse", "etalage-record.txt")],
+    "quick-and-easy": [("solve", "--seed", "7", "--players", "3"), ("explain", "--seed", "129", "--players", "1"),
+                       ("analyse", "quick-and-easy-late.txt")],
 }
 STATS = re.compile(r"^stats: \d+ nodes, [\d.]+ s, method (\S+)$", re.M)
 
