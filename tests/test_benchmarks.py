@@ -3,13 +3,15 @@ table's rows, not for any speed (speed targets live in the benchmarks' own table
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
+ROOT = Path(__file__).parent.parent
+BENCHMARKS = ROOT / "benchmarks"
 
 RUNS = [
     (["run.py", "stapelen", "--seeds", "1-2", "--time-limit", "5"], "decided"),
@@ -17,12 +19,15 @@ RUNS = [
     (["the_game_stuck.py", "--seeds", "1-3", "--cuts", "4", "--time-limit", "1", "--analyse-limit", "1"],
      "cut 4: analyses decided"),
     (["sir_tommy.py", "--seeds", "1-2", "--time-limit", "5", "--maximise", "U"], "optimum proven"),
+    (["quick_and_easy.py", "--players", "1", "--seeds", "1-3", "--time-limit", "5"], "heuristic wins"),
+    (["sir_tommy_analyse.py", "--seeds", "1-2", "--turns", "4", "--time-limit", "5"], "moves decided"),
     (["etalage.py", "--players", "3", "--seeds", "1-2", "--values", "4", "--time-limit", "2"], "exact"),
 ]
 
 
 @pytest.mark.parametrize("args, row", RUNS, ids=[run[0][0] for run in RUNS])
 def test_benchmark_prints_its_table(args, row):
-    done = subprocess.run([sys.executable, *args], cwd=BENCHMARKS, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, *args], cwd=BENCHMARKS, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})  # this checkout's code
     assert done.returncode == 0, done.stderr
     assert row in done.stdout, done.stdout
