@@ -120,11 +120,12 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
 @click.option("--out", "out_dir", metavar="DIR", required=True, help="Directory for the deal files (created if missing).")
 @click.option("--difficulty", type=click.Choice(list(generating.BANDS)), help="Only deals of this band (default: any).")
 @click.option("--unwinnable", is_flag=True, help="Proven-unwinnable deals with their explanation instead.")
+@click.option("--pictures", is_flag=True, help="Also write a picture of each deal beside its file (GAME-SEED.svg).")
 @seeds_option("1-100000")
 @jobs_option
 @with_game_options("rules")
 @budget_options
-def generate(game_name, count, out_dir, difficulty, unwinnable, seed_text, jobs, given, as_json, time_limit,
+def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_text, jobs, given, as_json, time_limit,
              node_limit):
     """Write deals proven winnable (or, with --unwinnable, proven unwinnable), one file each.
 
@@ -146,12 +147,17 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, seed_text, jobs,
     --json prints {"game", "requested", "found", "seeds_examined", "seeds": [FIRST, LAST],
     "files": [{"path", "seed", "verdict", "difficulty", "reasons"}]}; difficulty is
     {"band", "bits", "loss_share", "decisions", "legal_moves", "losing_moves",
-    "critical_moves", "nodes"} for winnable deals, reasons a list for unwinnable ones.
+    "critical_moves", "nodes"} for winnable deals (null when a move stayed undecided:
+    the deal is written unrated unless --difficulty asks for a band), reasons a list
+    for unwinnable ones.
     """
     entry = game_choice(game_name)
     variant = variant_of(entry, given)
     if unwinnable and difficulty:
         raise InputError("--difficulty rates winnable deals; it cannot be combined with --unwinnable")
+    if pictures and entry.picture is None:
+        raise InputError(f"{entry.name} has no pictures yet")
+    rules_options = checked(entry.checked, given, "rules")
     seeds = checked(surveying.seed_range, seed_text)
     wanted = "unwinnable" if unwinnable else difficulty or "any"
     work = checked(generating.tasks, entry.name, variant, seeds, wanted, (time_limit, node_limit))
@@ -172,6 +178,9 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, seed_text, jobs,
                     path = os.path.join(out_dir, f"{entry.name}-{deal.seed}.txt")
                     with replacing(path) as handle:
                         handle.write(deal.text)
+                    if pictures:
+                        with replacing(path.removesuffix(".txt") + ".svg") as handle:
+                            handle.write(entry.picture(entry.rules.deal(deal.seed, **rules_options)).svg())
                     written.append({"path": path, **deal._asdict()})
                     bar.update(1)
                 bar.set_postfix(seeds=examined, refresh=False)
@@ -188,7 +197,8 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, seed_text, jobs,
         })
         return
     for deal in written:
-        rated = f"  {deal['difficulty']['band']} ({deal['difficulty']['bits']:.1f} bits)" if deal["difficulty"] else ""
+        rated = (f"  {deal['difficulty']['band']} ({deal['difficulty']['bits']:.1f} bits)" if deal["difficulty"]
+                 else "  not rated" if deal["verdict"] == "winnable" else "")
         click.echo(f"{deal['path']}{rated}")
     last = seeds.start + examined - 1
     click.echo(f"{len(written)} {kind} deal(s) of {count} requested, from seeds {seeds.start}-{last}")

@@ -11,8 +11,9 @@ from solver.registry import GAMES
 from solver.result import Budget
 
 from .batch import generate, report, survey
+from .pictures import html_option, picture_of, write_line_page, write_picture, write_reasons_page
 from .common import (
-    EXIT_CODES, INPUT_HELP, JSON_HELP, budget_options, checked, emit_json, game_choice, load, progress,
+    EXIT_CODES, INPUT_HELP, JSON_HELP, budget_options, checked, emit_json, game_choice, load, progress, shown,
     source_options, with_game_options,
 )
 
@@ -62,11 +63,22 @@ def deal(game_name, source, seed, given):
     click.echo(header + entry.rules.format_position(position), nl=False)
 
 
+@main.command(epilog=EXIT_CODES)
+@source_options
+@click.option("--out", "out_path", metavar="PATH", required=True, help="The picture to write: .svg, or .png.")
+def show(game_name, source, seed, given, out_path):
+    """Draw a deal or position (from --seed N or FILE) as a picture, .svg or .png."""
+    entry, position, _ = prepared(game_name, source, seed, given)
+    write_picture(out_path, picture_of(entry, position).svg())
+    click.echo(shown(out_path))
+
+
 @main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
 @source_options
 @with_game_options("solve")
 @budget_options
-def solve(game_name, source, seed, given, as_json, time_limit, node_limit):
+@html_option
+def solve(game_name, source, seed, given, as_json, time_limit, node_limit, html_path):
     """Is the deal or position winnable, by which starter(s), and how?
 
     \b
@@ -77,6 +89,8 @@ def solve(game_name, source, seed, given, as_json, time_limit, node_limit):
     """
     entry, position, options = prepared(game_name, source, seed, given)
     result = entry.engine.solve(position, Budget(time_limit, node_limit), **options)
+    if html_path is not None:
+        write_line_page(html_path, entry, result, {**result.to_json(), "seed": seed})
     if as_json:
         emit_json({**result.to_json(), "seed": seed})
         return
@@ -90,13 +104,17 @@ solve.help += "\n\n" + JSON_HELP
 @main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
 @source_options
 @budget_options
-def explain(game_name, source, seed, given, as_json, time_limit, node_limit):
+@html_option
+def explain(game_name, source, seed, given, as_json, time_limit, node_limit, html_path):
     """Why a deal or position cannot be won, in words a player can check.
 
     --json prints {"game", "verdict", "reasons", "method", "seed"}.
     """
     entry, position, _ = prepared(game_name, source, seed, given)
     explanation = entry.engine.explain(position, Budget(time_limit, node_limit))
+    if html_path is not None:
+        write_reasons_page(html_path, entry, position, explanation,
+                           {"game": entry.name, **explanation.to_json(), "seed": seed})
     if as_json:
         emit_json({"game": entry.name, **explanation.to_json(), "seed": seed})
         return

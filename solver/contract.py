@@ -110,6 +110,8 @@ class GameEntry:
     formats: str = ""  # the deal and position text formats, for --help
     json_fields: str = ""  # the game's own fields of `solve --json`, for --help
     test_variants: tuple[dict, ...] = ({},)
+    #: position -> solver.pictures.Picture (`winnable show`, replay pages); None: no pictures
+    picture: Callable[[Any], Any] | None = None
 
     @property
     def name(self) -> str:

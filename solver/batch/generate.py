@@ -118,6 +118,10 @@ class Found(NamedTuple):
     text: str
 
 
+#: The difficulty line of a deal some of whose moves the budget left undecided.
+UNRATED = "not rated (a move along the line stayed undecided within the budget; --difficulty needs every move decided)"
+
+
 def deal_text(entry, variant: str, seed: int, position, result, difficulty: Difficulty | None,
               reasons: list[str] | None) -> str:
     """The file for one deal: comment lines (what was proven, and how) then the deal itself, so
@@ -128,7 +132,7 @@ def deal_text(entry, variant: str, seed: int, position, result, difficulty: Diff
         lines.append(f"# variant: {variant} (solve this file with {flags})")
     if result.verdict == WINNABLE:
         lines[0] += f" (winning starter(s): {', '.join(map(str, result.starters))})" if result.starters else ""
-        lines.append(f"# difficulty: {difficulty.describe()}")
+        lines.append(f"# difficulty: {difficulty.describe() if difficulty else UNRATED}")
         lines.append(f"# solution{f' ({result.starter} starts)' if result.starter else ''}, replayed by the rules:")
         lines += [f"#   {number}. {move}" for number, move in enumerate(result.solution, start=1)]
     else:
@@ -158,9 +162,9 @@ def examine_chunk(task: tuple) -> tuple[int, list[Found]]:
         if not replays(result):
             raise AssertionError(f"{game} seed {seed}: the solution does not win when replayed by the rules")
         difficulty = measure(entry, position, result, budget)
-        if difficulty and wanted in ("any", difficulty.band):
+        if wanted == "any" or (difficulty and difficulty.band == wanted):  # 'any' keeps unrated deals
             text = deal_text(entry, variant, seed, position, result, difficulty, None)
-            found.append(Found(seed, WINNABLE, difficulty.to_json(), None, text))
+            found.append(Found(seed, WINNABLE, difficulty.to_json() if difficulty else None, None, text))
     return len(seeds), found
 
 

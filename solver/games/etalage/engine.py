@@ -28,6 +28,7 @@ from ...engine import Engine
 from ...result import (
     KEEPS, LOSES, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
+from . import picture
 
 #: 40-byte entries: 160 MiB of proven bounds.
 TABLE_ENTRIES = 1 << 22
@@ -295,6 +296,7 @@ class EtalageEngine(Engine):
 GAME = GameEntry(
     rules=rules,
     engine=EtalageEngine(),
+    picture=picture.picture,
     options=(
         Option("players", "etalage: players", low=rules.MIN_PLAYERS, high=rules.MAX_PLAYERS, default=3),
         Option("values", "etalage: the highest card value (a reduced deck, V - 1 cards a hand)", low=2,

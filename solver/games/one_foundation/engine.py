@@ -4,12 +4,14 @@ by a small proof tree of short reasons, else by the exhaustive search's word."""
 
 from __future__ import annotations
 
+import functools
+
 from puzzles.cards import rank
 from puzzles.one_foundation import ALL_IN_A_ROW, BLACK_HOLE, Move, OneFoundationGame, Position
 
 from ...contract import GameEntry
 from ...engine import DecisionEngine
-from . import reasons
+from . import picture, reasons
 
 
 class OneFoundationEngine(DecisionEngine):
@@ -34,6 +36,7 @@ def entry(game: OneFoundationGame, layout: str) -> GameEntry:
     return GameEntry(
         rules=game,
         engine=OneFoundationEngine(game),
+        picture=functools.partial(picture.picture, title=game.TITLE),
         formats=f"""\
 {game.NAME}: {layout}, one line per column, cards separated by spaces, bottom
 card first, '-' for an empty column. A position mid-game adds

@@ -22,6 +22,7 @@ from ...engine import Engine, verdict_of_moves
 from ...result import (
     MOVE_LABELS, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
+from . import picture
 
 ALL = len(DECK)
 CARDS_PLAYED = Objective("cards_played", "upper_bound", minimise=False, winning=ALL, words="most cards played")
@@ -273,6 +274,7 @@ def dead_card_reason(position: Position, card: int) -> str:
 GAME = GameEntry(
     rules=rules,
     engine=QuickAndEasyEngine(),
+    picture=picture.picture,
     options=(
         Option("players", "quick-and-easy: players (1: the solo extension)", low=1, high=rules.MAX_PLAYERS, default=2),
         Option("pro", "quick-and-easy: the professional variant (exactly one card a turn)"),

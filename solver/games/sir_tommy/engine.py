@@ -18,7 +18,7 @@ from ...result import (
     MOVE_LABELS, UNKNOWN, UNWINNABLE, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult,
     SolveResult, Stats,
 )
-from . import reasons, sat
+from . import picture, reasons, sat
 
 TABLE_ENTRIES = 1 << 22  # 160 MiB of 40-byte keys
 #: The kernel's share of the time left before CP-SAT takes over, and its time with no limit.
@@ -255,6 +255,7 @@ def lowest_rows_first(move) -> tuple:
 GAME = GameEntry(
     rules=rules,
     engine=SirTommyEngine(),
+    picture=picture.picture,
     options=(
         Option("rows", "sir-tommy: rows", low=1, high=rules.MAX_ROWS, default=rules.DEFAULT_ROWS),
         Option("maximise", "sir-tommy: the most cards this player can hold in a win", choices=("U", "D"),

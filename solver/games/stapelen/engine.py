@@ -11,7 +11,7 @@ from puzzles.stapelen import Move, Position
 from ...contract import GameEntry
 from ...engine import DecisionEngine
 from ...result import SolveResult
-from . import reasons, sat
+from . import picture, reasons, sat
 
 
 class StapelenEngine(DecisionEngine):
@@ -43,6 +43,7 @@ class StapelenEngine(DecisionEngine):
 GAME = GameEntry(
     rules=rules,
     engine=StapelenEngine(),
+    picture=picture.picture,
     formats="""\
 stapelen: the 13 column lines of twaalven; a position mid-game adds
   A: 3S 4H, -, QC    (A's three foundations, comma-separated, bottom card first)

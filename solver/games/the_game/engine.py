@@ -21,7 +21,7 @@ from ...engine import Engine, verdict_of_moves
 from ...result import (
     MOVE_LABELS, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
-from . import reasons
+from . import picture, reasons
 
 #: 48-byte entries: 192 MiB of proven bounds.
 TABLE_ENTRIES = 1 << 22
@@ -217,6 +217,7 @@ class TheGameEngine(Engine):
 GAME = GameEntry(
     rules=rules,
     engine=TheGameEngine(),
+    picture=picture.picture,
     options=(
         Option("players", "the-game: players", low=1, high=rules.MAX_PLAYERS, default=1),
         Option("expert", "the-game: expert rules (at least 3 cards a turn)"),

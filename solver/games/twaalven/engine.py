@@ -9,7 +9,7 @@ from puzzles.twaalven import Move, Position
 
 from ...contract import GameEntry
 from ...engine import DecisionEngine
-from . import reasons, sat
+from . import picture, reasons, sat
 
 
 class TwaalvenEngine(DecisionEngine):
@@ -32,6 +32,7 @@ class TwaalvenEngine(DecisionEngine):
 GAME = GameEntry(
     rules=rules,
     engine=TwaalvenEngine(),
+    picture=picture.picture,
     formats="""\
 twaalven: 13 lines, one per column, cards separated by spaces, bottom (covered)
 card first, free card last, '-' for an empty column; '#' starts a comment.

@@ -1,0 +1,77 @@
+"""Pictures on the command line: `show`, the replay pages of `solve --html` and `explain --html`,
+and the pictures `generate --pictures` writes beside its deals."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from puzzles.lines import replay
+from solver.batch.files import replacing
+from solver.contract import GameEntry
+from solver.pictures.page import marked_by, replay_page
+
+from .common import InputError, shown
+
+PICTURE_FORMATS = (".svg", ".png")
+
+
+def html_option(command):
+    return click.option("--html", "html_path", metavar="PATH",
+                        help="Also write a replay page: one HTML file with the position and the line, no network.")(command)
+
+
+def picture_of(entry: GameEntry, position):
+    if entry.picture is None:
+        raise InputError(f"{entry.name} has no pictures yet")
+    return entry.picture(position)
+
+
+def write_file(path: str, data: str | bytes) -> None:
+    """Writes `data` whole to `path` (a reader never sees half a file); one Error line if it cannot."""
+    if not path:
+        raise InputError("the output path is empty")
+    if os.path.isdir(path):
+        raise InputError(f"{shown(path)} is a directory; give a file name")
+    try:
+        with replacing(path, "wb" if isinstance(data, bytes) else "w") as handle:
+            handle.write(data)
+    except OSError as error:
+        raise InputError(f"cannot write {shown(path)}: {error.strerror}") from None
+
+
+def write_picture(path: str, svg: str) -> None:
+    """An SVG picture, or a PNG of it (which needs the cairosvg package)."""
+    extension = os.path.splitext(path)[1].lower()
+    if extension not in PICTURE_FORMATS:
+        raise InputError(f"--out {shown(path)}: a picture is .svg or .png")
+    if extension == ".png":
+        try:
+            import cairosvg
+        except (ImportError, OSError):
+            raise InputError("a .png picture needs the cairosvg package (pip install cairosvg) and the cairo "
+                             "library; .svg needs nothing") from None
+        write_file(path, cairosvg.svg2png(bytestring=svg.encode("utf-8")))
+    else:
+        write_file(path, svg)
+
+
+def write_line_page(path: str, entry: GameEntry, result, data: dict) -> None:
+    """The replay page of a solve: every position along its line, its moves, verdict and stats."""
+    start = result.start
+    pictures, position = [picture_of(entry, start)], start
+    for move in result.solution:
+        position = replay(position, [move])
+        pictures.append(entry.picture(position))
+    facts = result.head_lines() + [result.stats.line()]
+    reasons = [result.explanation] if result.explanation else []
+    write_file(path, replay_page(f"{entry.title}: {result.verdict}", facts, pictures,
+                                 [str(move) for move in result.solution], data, reasons))
+
+
+def write_reasons_page(path: str, entry: GameEntry, position, explanation, data: dict) -> None:
+    """The page of an explain: the position with the cards its reasons name framed, and the reasons."""
+    picture = marked_by(picture_of(entry, position), explanation.reasons)
+    write_file(path, replay_page(f"{entry.title}: {explanation.verdict}", [f"method: {explanation.method}"],
+                                 [picture], [], data, explanation.reasons))

@@ -1,0 +1,18 @@
+"""Quick & Easy as a picture: the two piles with their direction, each hand, the draw count."""
+
+from __future__ import annotations
+
+from puzzles.quick_and_easy import PILES, Position, card_name
+
+from ...pictures import Picture, colour_face, place
+
+
+def picture(position: Position) -> Picture:
+    mover = f"player {position.to_move} to move" if position.to_move else "the players choose who starts"
+    drawn = Picture(f"The Game: Quick & Easy: {position.cards_played} played, {mover}")
+    drawn.row("piles", [place(colour_face(card_name(top)), f"{name} {arrow}") if top is not None
+                        else place(None, f"{name} {arrow}")
+                        for name, arrow, top in zip(PILES, "↑↓", position.piles)])
+    for number, hand in enumerate(position.hands, start=1):
+        drawn.row(f"hand {number}", [place(colour_face(card_name(c))) for c in hand] or [place(None, "-")])
+    return drawn.note(f"draw pile: {len(position.draw)} cards")

@@ -1,0 +1,19 @@
+"""The Game as a picture: the four piles with their direction, each hand, the draw pile's count."""
+
+from __future__ import annotations
+
+from puzzles.the_game import PILES, Position, start_piles
+
+from ...pictures import Picture, number_face, place
+
+
+def picture(position: Position) -> Picture:
+    mover = f"player {position.to_move} to move" if position.to_move else "the players choose who starts"
+    drawn = Picture(f"The Game: {position.cards_left} cards left, {mover}")
+    starts = start_piles(position.top)
+    drawn.row("piles", [
+        place(number_face(top), f"{name} {'↑' if pile < 2 else '↓'}") if top != first else place(None, f"{name} {'↑' if pile < 2 else '↓'}")
+        for pile, (name, top, first) in enumerate(zip(PILES, position.piles, starts))])
+    for number, hand in enumerate(position.hands, start=1):
+        drawn.row(f"hand {number}", [place(number_face(card)) for card in sorted(hand)])
+    return drawn.note(f"draw pile: {len(position.draw)} cards" + (f", next {position.draw[0]}" if position.draw else ""))
