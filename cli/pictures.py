@@ -44,6 +44,8 @@ def write_file(path: str, data: str | bytes) -> None:
 def write_picture(path: str, svg: str) -> None:
     """An SVG picture, or a PNG of it (which needs the cairosvg package)."""
     extension = os.path.splitext(path)[1].lower()
+    if os.path.isdir(path):
+        raise InputError(f"{shown(path)} is a directory; give a file name")
     if extension not in PICTURE_FORMATS:
         raise InputError(f"--out {shown(path)}: a picture is .svg or .png")
     if extension == ".png":
@@ -59,14 +61,14 @@ def write_picture(path: str, svg: str) -> None:
 
 def write_line_page(path: str, entry: GameEntry, result, data: dict) -> None:
     """The replay page of a solve: every position along its line, its moves, verdict and stats."""
-    start = result.start
-    pictures, position = [picture_of(entry, start)], start
+    positions = [result.start]
     for move in result.solution:
-        position = replay(position, [move])
-        pictures.append(entry.picture(position))
+        positions.append(replay(positions[-1], [move]))
+    pictures = [picture_of(entry, position) for position in positions]
+    texts = [entry.rules.format_position(position) for position in positions]
     facts = result.head_lines() + [result.stats.line()]
     reasons = [result.explanation] if result.explanation else []
-    write_file(path, replay_page(f"{entry.title}: {result.verdict}", facts, pictures,
+    write_file(path, replay_page(f"{entry.title}: {result.verdict}", facts, pictures, texts,
                                  [str(move) for move in result.solution], data, reasons))
 
 
@@ -74,4 +76,4 @@ def write_reasons_page(path: str, entry: GameEntry, position, explanation, data:
     """The page of an explain: the position with the cards its reasons name framed, and the reasons."""
     picture = marked_by(picture_of(entry, position), explanation.reasons)
     write_file(path, replay_page(f"{entry.title}: {explanation.verdict}", [f"method: {explanation.method}"],
-                                 [picture], [], data, explanation.reasons))
+                                 [picture], [entry.rules.format_position(position)], [], data, explanation.reasons))

@@ -21,6 +21,7 @@ RUNS = [
     (["sir_tommy.py", "--seeds", "1-2", "--time-limit", "5", "--maximise", "U"], "optimum proven"),
     (["quick_and_easy.py", "--players", "1", "--seeds", "1-3", "--time-limit", "5"], "heuristic wins"),
     (["sir_tommy_analyse.py", "--seeds", "1-2", "--turns", "4", "--time-limit", "5"], "moves decided"),
+    (["pictures.py", "--seeds", "1-2"], "quick-and-easy"),
     (["etalage.py", "--players", "3", "--seeds", "1-2", "--values", "4", "--time-limit", "2"], "exact"),
 ]
 

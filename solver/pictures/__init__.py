@@ -4,7 +4,7 @@ A game's renderer (`solver/games/<game>/picture.py`, named by its registry entry
 position into a `Picture`: labelled blocks, each a row of cards or a tableau of columns. This
 module knows nothing of any game: it draws faces (a card's text, symbol and colours), empty
 places, marks (a coloured frame: a card a reason names, or a move that keeps or loses), and lays
-the blocks out. Every face is drawn once as an SVG `<symbol>` and placed with `<use>`, so a
+the blocks out. Every face is drawn once as a group in `<defs>` and placed with `<use>`, so a
 page of many positions (`solver.pictures.page`) shares one set of drawings.
 """
 
@@ -42,9 +42,10 @@ class Face:
         """The id of the face's drawing: letters, digits and dashes only."""
         return "f-" + re.sub(r"[^A-Za-z0-9]", lambda m: f"_{ord(m.group()):x}", self.name)
 
-    def symbol_svg(self) -> str:
+    def drawing(self) -> str:
+        """The face drawn once, in card coordinates, as a group that `<use>` places."""
         text = html.escape(self.text)
-        lines = [f'<symbol id="{self.key}" viewBox="0 0 {CARD_W} {CARD_H}">',
+        lines = [f'<g id="{self.key}">',
                  f'<rect x="1" y="1" width="{CARD_W - 2}" height="{CARD_H - 2}" rx="5" fill="{self.fill}" '
                  'stroke="#555" stroke-width="1.2"/>',
                  ]
@@ -56,7 +57,7 @@ class Face:
         else:
             lines.append(f'<text x="{CARD_W / 2}" y="{CARD_H / 2 + 10}" font-size="22" font-weight="bold" '
                          f'text-anchor="middle" fill="{self.ink}">{text}</text>')
-        lines.append("</symbol>")
+        lines.append("</g>")
         return "".join(lines)
 
 
@@ -130,7 +131,7 @@ class Picture:
         return Picture(self.title, blocks, list(self.notes))
 
     def body(self) -> tuple[str, int, int]:
-        """The SVG elements that place the cards (`<use>` of each face's symbol), and the size."""
+        """The SVG elements that place the cards (`<use>` of each face's drawing), and the size."""
         parts, y, width = [], 30, 0
         parts.append(f'<text x="{GAP}" y="20" font-size="15" font-weight="bold">{html.escape(self.title)}</text>')
         for kind, label, items in self.blocks:
@@ -140,7 +141,7 @@ class Picture:
                 for i, item in enumerate(items):
                     parts.append(_place_svg(item, x0 + i * (CARD_W + GAP // 2), y))
                 width = max(width, x0 + len(items) * (CARD_W + GAP // 2))
-                y += CARD_H + GAP
+                y += CARD_H + GAP + (12 if any(item.face is not None and item.caption for item in items) else 0)
             else:
                 tallest = 0
                 for c, column in enumerate(items):
@@ -168,7 +169,7 @@ def _place_svg(item: Place, x: float, y: float) -> str:
                  f'<text x="{x + CARD_W / 2}" y="{y + CARD_H / 2 + 4}" font-size="11" text-anchor="middle" '
                  f'fill="#777">{html.escape(item.caption)}</text>')
     else:
-        shape = f'<use href="#{item.face.key}" x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}"/>'
+        shape = f'<use href="#{item.face.key}" x="{x}" y="{y}"/>'
         if item.caption:
             shape += (f'<text x="{x + CARD_W / 2}" y="{y + CARD_H + 11}" font-size="10" text-anchor="middle" '
                       f'fill="#555">{html.escape(item.caption)}</text>')
@@ -179,14 +180,16 @@ def _place_svg(item: Place, x: float, y: float) -> str:
 
 
 def defs(faces) -> str:
-    """The `<symbol>` drawings of these faces, each once."""
+    """The drawings of these faces, each once."""
     unique = {face.key: face for face in faces}
-    return "<defs>" + "".join(face.symbol_svg() for face in unique.values()) + "</defs>"
+    return "<defs>" + "".join(face.drawing() for face in unique.values()) + "</defs>"
 
 
-def svg_document(body: str, width: int, height: int, definitions: str = "") -> str:
+def svg_document(body: str, width: int, height: int, definitions: str = "", description: str = "") -> str:
+    """An SVG document; `description` (the position in the game's text format) goes in `<desc>`."""
+    desc = f"<desc>{html.escape(description)}</desc>" if description else ""
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">'
+            f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Arial, sans-serif">{desc}'
             f'<rect width="100%" height="100%" fill="#f4f1e8"/>{definitions}{body}</svg>')
 
 

@@ -56,14 +56,15 @@ show(Number(location.hash.slice(1)) || 0);
 """
 
 
-def replay_page(title: str, facts: list[str], pictures: list[Picture], moves: list[str], data: dict,
-                reasons: list[str] = ()) -> str:
-    """The page: `pictures[i]` is step i (one more than `moves`), `facts` the lines under the
-    title (verdict, stats), `reasons` the explanation's sentences, `data` the command's JSON."""
+def replay_page(title: str, facts: list[str], pictures: list[Picture], texts: list[str], moves: list[str],
+                data: dict, reasons: list[str] = ()) -> str:
+    """The page: `pictures[i]` is step i (one more than `moves`) and `texts[i]` that position in
+    the game's text format (each step's `<desc>`), `facts` the lines under the title (verdict,
+    stats), `reasons` the explanation's sentences, `data` the command's JSON."""
     steps = []
-    for picture in pictures:
+    for picture, text in zip(pictures, texts):
         body, width, height = picture.body()
-        steps.append(svg_document(body, width, height))
+        steps.append(svg_document(body, width, height, description=text))
     shared = defs(face for picture in pictures for face in picture.faces())
     moves_html = "".join(f"<li>{html.escape(move)}</li>" for move in moves)
     reasons_html = "".join(f"<li>{html.escape(reason)}</li>" for reason in reasons)
@@ -74,9 +75,9 @@ def replay_page(title: str, facts: list[str], pictures: list[Picture], moves: li
 <div class="facts">{'<br>'.join(html.escape(fact) for fact in facts)}</div>
 {f'<ul class="reasons">{reasons_html}</ul>' if reasons else ''}
 <svg width="0" height="0" style="position:absolute" xmlns="http://www.w3.org/2000/svg">{shared}</svg>
-<div id="controls"><button id="first" title="start (Home)">&#x23EE;</button><button id="prev" title="previous (&#x2190;)">&#x25C0;</button>
+<div id="controls"><button id="first" title="start (Home)">&#x00AB;</button><button id="prev" title="previous (&#x2190;)">&#x25C0;</button>
 <input id="slider" type="range" min="0" max="{len(pictures) - 1}" value="0"><button id="next" title="next (&#x2192;)">&#x25B6;</button>
-<button id="last" title="end (End)">&#x23ED;</button><span id="counter"></span></div>
+<button id="last" title="end (End)">&#x00BB;</button><span id="counter"></span></div>
 <div id="main"><div id="board"></div><ol id="moves">{moves_html}</ol></div>
 <details><summary>JSON</summary><pre id="data">{html.escape(json.dumps(data, indent=1))}</pre></details>
 <script type="application/json" id="steps">{_json_in_script(steps)}</script>
