@@ -72,3 +72,16 @@ def test_seeded_deals_are_decided():
         for pro in (False, True):
             result = engine.solve(q.deal(1, players=players, pro=pro), Budget(time_limit=60))
             assert result.verdict in (WINNABLE, UNWINNABLE) and result.optimal
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(1, 3), nodes=st.integers(1, 400))
+def test_any_budget_leaves_replayable_lines_and_sound_bounds(seed, players, nodes):
+    """A budget that runs out anywhere (in a search, or while a line is read off the table)."""
+    deal = q.deal(seed, players=players)
+    result = engine.solve(deal, Budget(time_limit=60, node_limit=nodes))
+    assert result.value <= result.bound <= 50
+    if result.solution:
+        assert q.replay(result.start, result.solution).cards_played == result.value
+    for verdict in engine.analyse(late_position(seed, players, False, 14), Budget(time_limit=60, node_limit=nodes)).moves:
+        assert verdict.value <= verdict.bound

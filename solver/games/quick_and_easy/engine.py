@@ -99,7 +99,11 @@ class Searcher:
         self.best, self.path = (-1, []), []  # no line to the end of the game yet
         try:
             found = self.value(start)
-            line = self.best[1] if self.best[0] == found else self.line_to(start, found)
+            if self.best[0] == found:
+                line = self.best[1]
+            else:  # the value came through the table: follow exact values down, whatever the budget
+                self.node_limit, self.deadline = 0, None
+                line = self.line_to(start, found)
             result = Search(start, found, found, line)
         except OutOfBudget:
             played, line = self.best if self.best[0] >= 0 else (start.cards_played, [])
