@@ -11,7 +11,7 @@ from solver.registry import GAMES
 from solver.result import Budget
 
 from .batch import generate, report, survey
-from .pictures import html_option, picture_of, write_line_page, write_picture, write_reasons_page
+from .pictures import html_option, picture_of, write_line_page, write_moves_page, write_picture, write_reasons_page
 from .common import (
     EXIT_CODES, INPUT_HELP, JSON_HELP, budget_options, checked, emit_json, game_choice, load, progress, shown,
     source_options, with_game_options,
@@ -124,7 +124,8 @@ def explain(game_name, source, seed, given, as_json, time_limit, node_limit, htm
 @main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
 @source_options
 @budget_options
-def analyse(game_name, source, seed, given, as_json, time_limit, node_limit):
+@html_option
+def analyse(game_name, source, seed, given, as_json, time_limit, node_limit, html_path):
     """For every legal move: does it keep the game winnable?
 
     \b
@@ -136,6 +137,8 @@ def analyse(game_name, source, seed, given, as_json, time_limit, node_limit):
     """
     entry, position, _ = prepared(game_name, source, seed, given)
     result = entry.engine.analyse(position, Budget(time_limit, node_limit), progress=progress)
+    if html_path is not None:
+        write_moves_page(html_path, entry, position, result, {**result.to_json(), "seed": seed})
     if as_json:
         emit_json({**result.to_json(), "seed": seed})
         return

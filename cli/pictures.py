@@ -10,7 +10,9 @@ import click
 from puzzles.lines import replay
 from solver.batch.files import replacing
 from solver.contract import GameEntry
+from solver.pictures import names_in
 from solver.pictures.page import marked_by, replay_page
+from solver.result import KEEPS, LOSES
 
 from .common import InputError, shown
 
@@ -77,3 +79,15 @@ def write_reasons_page(path: str, entry: GameEntry, position, explanation, data:
     picture = marked_by(picture_of(entry, position), explanation.reasons)
     write_file(path, replay_page(f"{entry.title}: {explanation.verdict}", [f"method: {explanation.method}"],
                                  [picture], [entry.rules.format_position(position)], [], data, explanation.reasons))
+
+
+def write_moves_page(path: str, entry: GameEntry, position, analysis, data: dict) -> None:
+    """The page of an analyse: the position with the cards each move names framed green where
+    a move keeps the game winnable and red where every move naming them loses, and the moves."""
+    picture = picture_of(entry, position)
+    losing = set().union(*(names_in(str(v.move), picture) for v in analysis.moves if v.verdict == LOSES))
+    keeping = set().union(*(names_in(str(v.move), picture) for v in analysis.moves if v.verdict == KEEPS))
+    picture = picture.marked(losing - keeping, "loses").marked(keeping, "keeps")
+    lines = [f"{move.move}: {move.verdict}" for move in analysis.moves]
+    write_file(path, replay_page(f"{entry.title}: {analysis.verdict}", [analysis.stats.line()], [picture],
+                                 [entry.rules.format_position(position)], [], data, lines))

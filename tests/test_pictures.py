@@ -10,6 +10,7 @@ import json
 import re
 import shutil
 import xml.etree.ElementTree as ElementTree
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -140,3 +141,13 @@ def test_replay_page_steps_to_the_end_of_the_line_in_a_browser(name, tmp_path, b
     page.screenshot(path=str(tmp_path / f"{name}.png"))
     assert [url for url in requests if not url.startswith("file:")] == []
     page.close()
+
+
+def test_analyse_page_frames_the_cards_of_keeping_and_losing_moves(tmp_path):
+    page = tmp_path / "moves.html"
+    small = str(Path(__file__).parent / "golden" / "the-game-small.txt")
+    result = run("analyse", "the-game", small, "--html", str(page), "--time-limit", "30")
+    assert result.exit_code == 0, result.output
+    text = page.read_text()
+    assert text.count("mark-keeps") == 3  # the hand's 3, 5 and 14 each keep the game winnable
+    assert "14 on up2: keeps winnable" in text
