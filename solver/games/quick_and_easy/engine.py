@@ -1,22 +1,22 @@
 """The Game: Quick & Easy on the shared engine: the most cards played, over every starter.
 
-The search is a depth-first search in Python over single plays and turn ends, memoised on the
-exact position (hands as sets) in a capped table of exact values, that stops at the first line
-playing all 50 cards. Plays are tried cheapest first (the smallest step of the pile, colour
-tricks that take a pile back first). A search that runs out of budget keeps the best line found
-and the bound `cards played + cards not dead` (dead: no pile can ever take them again). There
-is no Rust kernel yet (docs/games/quick-and-easy.md gives the figures this measures).
+The Rust kernel (`quick_and_easy_solve`, solver/native/src/games/quick_and_easy.rs) searches
+single plays and turn ends depth first for the exact most cards played, memoised on the exact
+position in a capped table, and stops at the first line playing all 50 cards. Every line it
+reports is replayed here by the reference rules and must end the game with the cards it claims.
+A search that runs out of budget keeps the best line found and the bound `cards not dead`
+(dead: no pile can ever take them again).
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Callable
 
 from puzzles import quick_and_easy as rules
 from puzzles.quick_and_easy import DECK, EndTurn, Play, Position, card_name, value
 
+from ..._native import quick_and_easy_solve
 from ...contract import GameEntry, Option
 from ...engine import Engine, verdict_of_moves
 from ...result import (
@@ -28,17 +28,14 @@ ALL = len(DECK)
 CARDS_PLAYED = Objective("cards_played", "upper_bound", minimise=False, winning=ALL, words="most cards played")
 #: Exact values kept at most (about 100 bytes each); past it the search goes on without storing.
 TABLE_ENTRIES = 1 << 21
-#: How often (in nodes) the clock is read.
-CLOCK_EVERY = 1024
-
-
-class OutOfBudget(Exception):
-    pass
+#: The kernel's word for an empty pile, and for the card of 'end turn' in a line.
+NO_TOP = 255
 
 
 def step(position: Position, move) -> int:
     """How much a move costs the piles: the values a play skips (a colour trick back: below
-    zero), and for ending the turn a middling cost, so that cheap second plays come first."""
+    zero), and for ending the turn a middling cost, so that cheap second plays come first. The
+    kernel tries moves in this order; the benchmark's heuristic player plays by it."""
     if isinstance(move, EndTurn):
         return 2
     top = position.piles[move.pile]
@@ -63,89 +60,19 @@ class Search:
         return self.cards_played >= self.upper_bound
 
 
-def compact_key(position: Position) -> int:
-    """The position as one integer: draw left, pile tops, mover, cards played this turn and each
-    hand as a bit set. Exact among positions of one search, which all share one draw pile."""
-    key = len(position.draw)
-    for top in position.piles:
-        key = key * 51 + (0 if top is None else top + 1)
-    key = (key * 6 + position.to_move) * 3 + position.played
-    for hand in position.hands:
-        key <<= ALL
-        for card in hand:
-            key |= 1 << card
-    return key
-
-
-class Searcher:
-    """Exact most-cards-played values, memoised; shared by the searches of one engine call (all
-    from one position, so that they share its draw pile)."""
-
-    def __init__(self):
-        self.table: dict[int, int] = {}
-        self.nodes = 0
-        self.node_limit = 0
-        self.deadline: float | None = None
-        self.best: tuple[int, list] = (0, [])
-        self.path: list = []
-
-    def search(self, start: Position, budget: Budget) -> Search:
-        if start.is_over():
-            return Search(start, start.cards_played, start.cards_played, [])
-        began, self.nodes = time.perf_counter(), 0
-        left = budget.seconds_left()
-        self.deadline = None if left is None else began + left
-        self.node_limit = budget.nodes_left()
-        self.best, self.path = (-1, []), []  # no line to the end of the game yet
-        try:
-            found = self.value(start)
-            if self.best[0] == found:
-                line = self.best[1]
-            else:  # the value came through the table: follow exact values down, whatever the budget
-                self.node_limit, self.deadline = 0, None
-                line = self.line_to(start, found)
-            result = Search(start, found, found, line)
-        except OutOfBudget:
-            played, line = self.best if self.best[0] >= 0 else (start.cards_played, [])
-            result = Search(start, played, max(played, ALL - len(rules.dead_cards(start))), line)
-        budget.nodes_used += self.nodes
-        result.nodes, result.seconds = self.nodes, time.perf_counter() - began
-        return result
-
-    def value(self, position: Position) -> int:
-        """The most cards played by the end of the game from `position`, exactly."""
-        moves = position.legal_moves()
-        if not moves:
-            if position.cards_played > self.best[0]:
-                self.best = (position.cards_played, list(self.path))
-            return position.cards_played
-        key = compact_key(position)
-        if key in self.table:
-            return self.table[key]
-        self.nodes += 1
-        if (self.node_limit and self.nodes >= self.node_limit) or (
-                self.deadline is not None and self.nodes % CLOCK_EVERY == 0 and time.perf_counter() >= self.deadline):
-            raise OutOfBudget
-        result = position.cards_played
-        for move in sorted(moves, key=lambda m: step(position, m)):
-            self.path.append(move)
-            result = max(result, self.value(position._apply(move)))
-            self.path.pop()
-            if result == ALL:
-                break
-        if len(self.table) < TABLE_ENTRIES:
-            self.table[key] = result
-        return result
-
-    def line_to(self, start: Position, target: int) -> list:
-        """A line from `start` playing `target` cards, following exact values (from the table,
-        or searched again where the table had no room)."""
-        line, position = [], start
-        while position.legal_moves():
-            move = next(m for m in position.legal_moves() if self.value(position._apply(m)) == target)
-            line.append(move)
-            position = position._apply(move)
-        return line
+def kernel_search(start: Position, budget: Budget) -> Search:
+    """The kernel's most cards played from a position with a player to move, and its line. A
+    spent budget leaves the best line found and the bound `cards not dead`."""
+    if start.is_over():
+        return Search(start, start.cards_played, start.cards_played, [])
+    played, exact, pairs, nodes, seconds = quick_and_easy_solve(
+        [list(hand) for hand in start.hands], list(start.draw), [NO_TOP if top is None else top for top in start.piles],
+        start.to_move - 1, start.played, start.pro, budget.nodes_left(), budget.seconds_left(), TABLE_ENTRIES,
+    )
+    budget.nodes_used += nodes
+    moves = [EndTurn() if card == NO_TOP else Play(card, pile) for card, pile in pairs]
+    bound = played if exact else max(played, ALL - len(rules.dead_cards(start)))
+    return Search(start, played, bound, moves, nodes, seconds)
 
 
 @dataclass
@@ -180,11 +107,11 @@ class QuickAndEasyEngine(Engine):
         """The most cards played from the position, or from the deal over every starter (stopping
         at the first starter that wins); the budget is shared among the starters."""
         budget = budget or Budget()
-        searcher, tried = Searcher(), []
+        tried = []
         candidates = self.starts(position)
         for index, start in enumerate(candidates):
             part = budget.part(len(candidates) - index)
-            tried.append(self.replayed(searcher.search(start, part)))
+            tried.append(self.replayed(kernel_search(start, part)))
             budget.spend(part)
             if tried[-1].cards_played == ALL:
                 break
@@ -207,7 +134,7 @@ class QuickAndEasyEngine(Engine):
         """For every legal play or turn end (of each starter, for a deal): the most cards played
         after it, with its bound; plays reaching the same position get one answer."""
         budget = budget or Budget()
-        searcher, after, moves = Searcher(), {}, []
+        after, moves = {}, []
         for start in self.starts(position):
             for move in start.legal_moves():
                 key = rules.canonical(start.apply(move))
@@ -217,7 +144,7 @@ class QuickAndEasyEngine(Engine):
         found = {}
         for index, key in enumerate(progress(list(after))):
             part = budget.part(len(after) - index)
-            found[key] = self.replayed(searcher.search(after[key], part))
+            found[key] = self.replayed(kernel_search(after[key], part))
             budget.spend(part)
         best_value = max((s.cards_played for s in found.values()), default=None)
         verdicts = []

@@ -4,6 +4,7 @@
 
 pub mod etalage;
 pub mod one_foundation;
+pub mod quick_and_easy;
 pub mod sir_tommy;
 pub mod stapelen;
 pub mod the_game;
@@ -21,11 +22,12 @@ pub enum GameKind {
     TheGame,
     SirTommy,
     Etalage,
+    QuickAndEasy,
 }
 
 impl GameKind {
     /// Every game, in the order `winnable games` lists them.
-    pub const ALL: [GameKind; 7] = [
+    pub const ALL: [GameKind; 8] = [
         GameKind::Twaalven,
         GameKind::Stapelen,
         GameKind::AllInARow,
@@ -33,6 +35,7 @@ impl GameKind {
         GameKind::TheGame,
         GameKind::SirTommy,
         GameKind::Etalage,
+        GameKind::QuickAndEasy,
     ];
 
     /// The command-line name, as Python's registry knows the game.
@@ -45,6 +48,7 @@ impl GameKind {
             GameKind::TheGame => "the-game",
             GameKind::SirTommy => "sir-tommy",
             GameKind::Etalage => "etalage",
+            GameKind::QuickAndEasy => "quick-and-easy",
         }
     }
 
@@ -58,7 +62,7 @@ impl GameKind {
             GameKind::AllInARow => Ok(one_foundation::all_in_a_row_deal(seed)),
             GameKind::BlackHole => Ok(one_foundation::black_hole_deal(seed)),
             GameKind::SirTommy => Ok(vec![sir_tommy::deal(seed)]),
-            GameKind::TheGame | GameKind::Etalage => {
+            GameKind::TheGame | GameKind::Etalage | GameKind::QuickAndEasy => {
                 Err(format!("{self}'s deal depends on the players; deal it from `shuffled`"))
             }
         }

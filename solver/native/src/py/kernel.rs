@@ -88,7 +88,7 @@ impl Kernel {
             GameKind::Twaalven | GameKind::Stapelen | GameKind::AllInARow | GameKind::BlackHole => {
                 Ok(Kernel { game, table: LostTable::new(table_entries), layout: Vec::new() })
             }
-            GameKind::TheGame | GameKind::SirTommy | GameKind::Etalage => Err(not_a_column_game(game)),
+            GameKind::TheGame | GameKind::SirTommy | GameKind::Etalage | GameKind::QuickAndEasy => Err(not_a_column_game(game)),
         }
     }
 
@@ -144,7 +144,7 @@ impl Kernel {
                 let mut game = one_foundation::BlackHole::new(&columns, top(0)).map_err(PyValueError::new_err)?;
                 run(py, &mut game, table, budget)?
             }
-            GameKind::TheGame | GameKind::SirTommy | GameKind::Etalage => return Err(not_a_column_game(self.game)),
+            GameKind::TheGame | GameKind::SirTommy | GameKind::Etalage | GameKind::QuickAndEasy => return Err(not_a_column_game(self.game)),
         };
         Ok(answer)
     }

@@ -1,9 +1,10 @@
 //! The bindings Python calls (`solver._native`): the kernels of the column games (`Kernel`),
-//! of The Game, of Sir Tommy and of Etalage, the seeded shuffle and deals, and the budget every search
+//! of The Game, of Sir Tommy, of Etalage and of Quick & Easy, the seeded shuffle and deals, and the budget every search
 //! takes from Python.
 
 mod etalage;
 mod kernel;
+mod quick_and_easy;
 mod sir_tommy;
 mod the_game;
 
@@ -54,5 +55,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     the_game::register(m)?;
     sir_tommy::register(m)?;
     etalage::register(m)?;
+    quick_and_easy::register(m)?;
     Ok(())
 }
