@@ -56,8 +56,13 @@ def shuffled(items: list, seed: int) -> list:
     """A copy of `items` shuffled by Fisher–Yates from the end, driven by SplitMix64(seed)."""
     if not 0 <= seed <= MASK64:
         raise ValueError(f"seed {seed} is not an unsigned 64-bit integer")
+    return shuffle_with(items, SplitMix64(seed))
+
+
+def shuffle_with(items: list, rng: SplitMix64) -> list:
+    """A copy of `items` shuffled by Fisher–Yates from the end with `rng`, which goes on from
+    where it is (a deal that shuffles twice from one seed continues the same generator)."""
     result = list(items)
-    rng = SplitMix64(seed)
     for i in range(len(result) - 1, 0, -1):
         j = rng.next() % (i + 1)
         result[i], result[j] = result[j], result[i]

@@ -204,6 +204,14 @@ class Position:
             raise IllegalPositionError(f"player {starter} does not exist; there are {self.players}")
         return replace(self, to_move=starter, played=0)
 
+    def turn_completable(self) -> bool:
+        """Whether the player to move can still play the cards this turn needs (the variant
+        with instructions, puzzles/the_game_extreme.py, adds its own conditions)."""
+        return can_play(self.hand, self.piles, self.minimum - self.played)
+
+    #: Whether a hand may hold fewer than the hand size while the draw pile lasts (not here).
+    SHORT_HANDS = False
+
     def is_over(self) -> bool:
         """All cards played, or the player to move cannot start a turn of the minimum."""
         if self.cards_left == 0:
@@ -332,7 +340,7 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"{p.played} cards played this turn but only {len(gone)} are gone")
     for number, hand in enumerate(p.hands, start=1):
         full = p.hand_size - (p.played if number == p.to_move else 0)
-        if len(hand) > full or (p.draw and len(hand) != full):
+        if len(hand) > full or (p.draw and len(hand) != full and not p.SHORT_HANDS):
             rule = "exactly" if p.draw else "at most"
             raise IllegalPositionError(
                 f"hand {number} holds {len(hand)} cards; with {len(p.draw)} left to draw it must hold {rule} {full}"
@@ -341,7 +349,7 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"player {p.to_move} is to move with no cards; such players are skipped")
     if p.played > p.hand_size:
         raise IllegalPositionError(f"{p.played} cards played this turn from a hand of {p.hand_size}")
-    if 0 < p.played < p.minimum and not can_play(p.hand, p.piles, p.minimum - p.played):
+    if 0 < p.played < p.minimum and not p.turn_completable():
         raise IllegalPositionError(
             f"player {p.to_move} has played {p.played} of the {p.minimum} cards a turn needs and cannot play the rest"
         )
@@ -373,8 +381,10 @@ FIELD_USAGE = {
 _HAND = re.compile(r"^hand\s+(\d+)$")
 
 
-def parse(text: str, players: int | None = None, expert: bool = False, smaller_hand: bool = False) -> Position:
-    """A deal or position from text (see the module docstring of `format_position`)."""
+def parse(text: str, players: int | None = None, expert: bool = False, smaller_hand: bool = False,
+          make: type = Position) -> Position:
+    """A deal or position from text (see the module docstring of `format_position`); `make`
+    builds it (a variant passes its own Position with its extra fields bound)."""
     fields: dict[str, tuple[str, int]] = {}
     hands: dict[int, tuple[str, int]] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -456,7 +466,7 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
     if "to-move" in fields:
         to_move = numbers(*fields["to-move"], "to-move", 1)[0]
     played = numbers(*fields["played"], "played", 1)[0] if "played" in fields else 0
-    position = Position(parsed_hands, draw, piles, to_move, played, expert or "expert" in variant, size, top)
+    position = make(parsed_hands, draw, piles, to_move, played, expert or "expert" in variant, size, top)
     check_position(position)
     return position
 
@@ -525,17 +535,18 @@ def canonical(position: Position) -> tuple:
     return (piles, tuple(tuple(sorted(h)) for h in p.hands), p.draw, p.to_move, p.played)
 
 
-def fewest_cards_left(position: Position) -> tuple[int, list]:
+def fewest_cards_left(position: Position, key=canonical) -> tuple[int, list]:
     """(fewest cards left, a line of moves reaching it) from a position with a player to move,
-    by plain exhaustive search memoised on the canonical key. Exponential: for small decks."""
+    by plain exhaustive search memoised on `key` (the canonical key; a variant passes its own).
+    Exponential: for small decks."""
     memo: dict[tuple, int] = {}
 
     def value(pos: Position) -> int:
-        key = canonical(pos)
-        if key not in memo:
+        k = key(pos)
+        if k not in memo:
             moves = pos.legal_moves()
-            memo[key] = min((value(pos._apply(m)) for m in moves), default=pos.cards_left)
-        return memo[key]
+            memo[k] = min((value(pos._apply(m)) for m in moves), default=pos.cards_left)
+        return memo[k]
 
     best = value(position)
     line, pos = [], position
