@@ -144,7 +144,9 @@ class Position(base.Position):
         after = super()._apply(move)
         if isinstance(move, Play):
             played, turn_pile, three, stopped = _allowed(self.instructions, self.piles, self.state, move.card, move.pile)
-            return replace(after, turn_pile=turn_pile, three=three, stopped=stopped)
+            covered = self.piles[move.pile]  # hidden for good: its mark no longer matters
+            marks = tuple(mark for mark in self.marks if mark[0] != covered)
+            return replace(after, marks=marks, turn_pile=turn_pile, three=three, stopped=stopped)
         return replace(after, turn_pile=None, three=False, stopped=False)
 
     def drawn(self) -> tuple[int, ...]:

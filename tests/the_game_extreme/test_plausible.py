@@ -1,0 +1,51 @@
+"""The Game: Extreme's positions: whatever random play reaches parses back (docs/positions.md),
+and with no instructions the variant is The Game move for move."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import fields
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzles import the_game as g
+from puzzles import the_game_extreme as x
+from tests.conftest import random_walk
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(1, 5), steps=st.integers(0, 120), expert=st.booleans())
+def test_every_position_random_play_reaches_parses_back(seed, players, steps, expert):
+    rng = random.Random(seed)
+    start = x.deal(seed, players=players, expert=expert).start(rng.randint(1, players))
+    position = random_walk(start, steps, rng)
+    assert x.parse(x.format_position(position)) == position
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(1, 3), steps=st.integers(0, 60))
+def test_without_instructions_the_variant_is_the_game(seed, players, steps):
+    """The same random walk in both rule sets: the same moves at every step."""
+    rng = random.Random(seed)
+    plain = g.deal(seed, players=players, top=40).start(1)
+    bare = x.Position(*(getattr(plain, f.name) for f in fields(g.Position)))
+    for _ in range(steps):
+        moves = plain.legal_moves()
+        assert bare.legal_moves() == moves and bare.is_over() == plain.is_over()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        plain, bare = plain.apply(move), bare.apply(move)
+        assert bare.hands == plain.hands and bare.draw == plain.draw and bare.piles == plain.piles
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_the_reference_search_line_replays_to_its_value_on_a_small_deck(seed):
+    """Cards 2..10, hands of 3, instructions seeded on the small deck (all of them, 4 each
+    as far as 9 cards go): the line the search reports is legal and leaves what it claims."""
+    start = x.deal(seed, top=10, hand_size=3).start(1)
+    left, line = x.fewest_cards_left(start)
+    end = x.replay(start, line)
+    assert end.is_over() and end.cards_left == left
