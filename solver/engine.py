@@ -124,7 +124,7 @@ class Engine:
         text = self.short_reason(start)
         if text is not None:
             return [text], "rules"
-        core = self.core(start, budget.seconds_left())
+        core = self.core(start, budget.seconds_left()) if budget.models_may_run() else None
         if core is not None:
             return [core_sentence(start, *core, *self.core_verbs, name=self.where)], "cp-sat core"
         tree = self.refutation(start)
@@ -257,8 +257,8 @@ class DecisionEngine(Engine):
         stats = Stats(nodes=nodes, seconds=seconds, method="invariant" if nodes == 0 else "dfs")
         if verdict == WINNABLE:
             return verdict, self.line_from_kernel(start, pairs), stats
-        if verdict == UNWINNABLE or self.sat is None or budget.seconds_left() == 0:
-            return verdict, [], stats  # (a node limit binds the kernel only)
+        if verdict == UNWINNABLE or self.sat is None or not budget.models_may_run():
+            return verdict, [], stats
         sat: SatResult = self.sat.solve(start, budget.seconds_left())
         stats.seconds += sat.seconds
         stats.method = "dfs+cp-sat"

@@ -6,7 +6,6 @@ Every result renders itself: `lines()` is the text the command prints, `to_json(
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field
 
@@ -41,12 +40,16 @@ def joined_method(methods: list[str]) -> str:
     raise AssertionError(f"no single method word for {sorted(distinct)}")
 
 
+#: Seconds above which a time limit means none: a year.
+NO_TIME_LIMIT_ABOVE = 365 * 24 * 3600.0
+
+
 @dataclass
 class Budget:
     """Node and time limits shared by every search one command makes.
 
-    `time_limit` None (or infinity) means no time limit, `node_limit` 0 no node limit. The
-    clock starts when the budget is made.
+    `time_limit` None, infinity or anything above a year (`1e300` typed for "forever") means no
+    time limit, `node_limit` 0 no node limit. The clock starts when the budget is made.
     """
 
     time_limit: float | None = 30.0
@@ -55,7 +58,7 @@ class Budget:
     nodes_used: int = 0
 
     def __post_init__(self):
-        if self.time_limit is not None and math.isinf(self.time_limit):
+        if self.time_limit is not None and self.time_limit > NO_TIME_LIMIT_ABOVE:
             self.time_limit = None
 
     def seconds_left(self) -> float | None:
@@ -73,6 +76,14 @@ class Budget:
         if self.node_limit == 0:
             return 0
         return max(1, self.node_limit - self.nodes_used)
+
+    def models_may_run(self) -> bool:
+        """May a CP-SAT phase run now? It counts no nodes, so under a node limit it needs a
+        time limit to stop it: with a node limit and no time limit only the kernels search."""
+        left = self.seconds_left()
+        if left is None:
+            return self.node_limit == 0
+        return left > 0
 
     def exhausted(self) -> bool:
         out_of_time = self.time_limit is not None and self.seconds_left() == 0

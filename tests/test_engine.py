@@ -39,3 +39,15 @@ def test_analyse_never_contradicts_its_moves():
     assert verdict_of_moves(UNKNOWN, [loses, open_]) == UNKNOWN
     assert verdict_of_moves(UNKNOWN, []) == UNKNOWN
     assert verdict_of_moves(WINNABLE, [loses, keeps]) == WINNABLE
+
+
+def test_cp_sat_runs_only_when_a_clock_can_stop_it():
+    """CP-SAT counts no nodes: under a node limit with no time limit it does not run (Stapelen's
+    model ran for hours after a node-limited kernel), and a limit above a year is no limit."""
+    assert Budget(time_limit=1e300).time_limit is None and Budget(time_limit=float("inf")).time_limit is None
+    assert not Budget(time_limit=1e19, node_limit=100).models_may_run()
+    assert Budget(time_limit=None, node_limit=0).models_may_run()
+    assert Budget(time_limit=5, node_limit=100).models_may_run()
+    entry = GAMES["stapelen"]
+    result = entry.engine.solve(entry.rules.deal(1), Budget(time_limit=1e300, node_limit=50))
+    assert result.verdict == UNKNOWN and result.stats.method == "dfs"

@@ -189,3 +189,12 @@ def test_analyse_of_a_deal_names_the_starter_of_each_play():
         after = deal.start(item.move.player).apply(item.move.play)
         assert str(item.move).startswith(f"player {item.move.player}: ")
         assert (item.value, item.bound) == (g.fewest_cards_left(after)[0],) * 2
+
+
+def test_analyse_under_a_node_limit_alone_ends_within_it():
+    """With no time limit, analyse's passes must count the nodes they spend: each pass got all
+    the nodes afresh, so a deal with plays left open ran forever (the fuzz test hung on it)."""
+    budget = Budget(time_limit=None, node_limit=2000)
+    analysis = engine.analyse(g.deal(1), budget)
+    assert budget.exhausted() and analysis.stats.nodes < 2 * 2000  # (the kernel checks its limit every few hundred nodes)
+    assert any(item.bound != item.value for item in analysis.moves)  # some play left open: the budget bound it

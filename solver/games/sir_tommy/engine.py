@@ -144,11 +144,12 @@ class SirTommyEngine(Engine):
     def search(self, position: Position, budget: Budget):
         """Is the position winnable: the kernel for its share of the time, then CP-SAT for the
         rest (the kernel decides almost every 4-row deal in milliseconds; CP-SAT proves fewer
-        rows lost where the kernel would search for hours). A node limit binds the kernel only.
+        rows lost where the kernel would search for hours). A node limit binds the kernel only,
+        and with no time limit beside it CP-SAT does not run (it could not be stopped).
         Returns (verdict, moves, final position or None, stats)."""
         left = budget.seconds_left()
         verdict, moves, end, stats = self.dfs(position, budget, DFS_SECONDS if left is None else left * DFS_SHARE)
-        if verdict != UNKNOWN or budget.exhausted():
+        if verdict != UNKNOWN or budget.exhausted() or not budget.models_may_run():
             return verdict, moves, end, stats
         answer = sat.solve(position, budget.seconds_left())
         stats.seconds += answer.seconds
@@ -181,7 +182,7 @@ class SirTommyEngine(Engine):
         held = end.held(player)
         bound = position.held(player) + position.remaining()  # every card not on the other's foundations
         limit, attempt = SAT_FIRST_SECONDS, 0
-        while held < bound and not budget.exhausted():
+        while held < bound and not budget.exhausted() and budget.models_may_run():
             left = budget.seconds_left()
             answer = sat.solve(position, limit if left is None else min(limit, left), player, held,
                                hint=moves, seed=attempt)

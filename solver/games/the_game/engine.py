@@ -166,14 +166,20 @@ class TheGameEngine(Engine):
                     moves.append((start, StarterPlay(start.to_move, move) if len(starts) > 1 else move))
         found: dict[tuple, Search] = {}
         total = Stats(method="beam+bnb")
+        def search_part(key, parts: int) -> Search:
+            part = budget.part(parts)
+            search = self.search(after[key], part)
+            budget.spend(part)  # a node limit binds the passes together, or they would never end
+            return search
+
         for key in progress(list(after)):
-            found[key] = self.search(after[key], budget.part(len(after) - len(found)))
+            found[key] = search_part(key, len(after) - len(found))
         while not budget.exhausted():
             still_open = [key for key, search in found.items() if not search.optimal]
             if not still_open:
                 break
             for index, key in enumerate(still_open):
-                found[key] = self.search(after[key], budget.part(len(still_open) - index))
+                found[key] = search_part(key, len(still_open) - index)
         for search in found.values():
             total.nodes += search.nodes
             total.seconds += search.seconds
