@@ -183,7 +183,7 @@ def main() -> None:
 
     own_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     their_mib = ", ".join(f"{name} {mib:.1f} MiB" for name, mib in their_peak.items())
-    print(f"\nnodes: ours = kernel nodes; theirs = states checked (expanded positions)")
+    print("\nnodes: ours = kernel nodes; theirs = states checked (expanded positions)")
     print(f"process start-up: black-hole-solve --version {1000 * their_startup:.3f} ms per run (inside each of its times);")
     print(f"  ours: first solve per game (import done; kernel and table allocated) {1000 * our_startup:.1f} ms, not counted")
     print(f"peak memory: ours {own_mib:.0f} MiB (whole Python process); black-hole-solve on its slowest deal: {their_mib}")

@@ -46,6 +46,8 @@ def write_file(path: str, data: str | bytes) -> None:
 def write_picture(path: str, svg: str) -> None:
     """An SVG picture, or a PNG of it (which needs the cairosvg package)."""
     extension = os.path.splitext(path)[1].lower()
+    if not path:
+        raise InputError("--out is empty: give a file name ending in .svg or .png")
     if os.path.isdir(path):
         raise InputError(f"{shown(path)} is a directory; give a file name")
     if extension not in PICTURE_FORMATS:
@@ -61,17 +63,36 @@ def write_picture(path: str, svg: str) -> None:
         write_file(path, svg)
 
 
-def write_line_page(path: str, entry: GameEntry, result, data: dict) -> None:
-    """The replay page of a solve: every position along its line, its moves, verdict and stats."""
-    positions = [result.start]
+def steps_of(entry: GameEntry, result) -> tuple[list, list[str]]:
+    """The positions a replay page steps through and the step names between them: turn by turn
+    where the game plays in turns (its rules have an EndTurn move, and the result groups the
+    line into `turns`), else move by move. A long The Game line is 40 turns, not 140 moves."""
+    end_turn = getattr(entry.rules, "EndTurn", None)
+    positions, groups, group = [result.start], [], []
     for move in result.solution:
-        positions.append(replay(positions[-1], [move]))
+        group.append(move)
+        if end_turn is None or isinstance(move, end_turn):
+            groups.append(group)
+            group = []
+    groups += [group] if group else []
+    if len(groups) == len(result.turns):
+        names = [str(turn) for turn in result.turns]
+    else:
+        groups = [[move] for move in result.solution]
+        names = [str(move) for move in result.solution]
+    for group in groups:
+        positions.append(replay(positions[-1], group))
+    return positions, names
+
+
+def write_line_page(path: str, entry: GameEntry, result, data: dict) -> None:
+    """The replay page of a solve: the positions along its line, its moves or turns, verdict and stats."""
+    positions, names = steps_of(entry, result)
     pictures = [picture_of(entry, position) for position in positions]
     texts = [entry.rules.format_position(position) for position in positions]
     facts = result.head_lines() + [result.stats.line()]
     reasons = [result.explanation] if result.explanation else []
-    write_file(path, replay_page(f"{entry.title}: {result.verdict}", facts, pictures, texts,
-                                 [str(move) for move in result.solution], data, reasons))
+    write_file(path, replay_page(f"{entry.title}: {result.verdict}", facts, pictures, texts, names, data, reasons))
 
 
 def write_reasons_page(path: str, entry: GameEntry, position, explanation, data: dict) -> None:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .cards import DECK_SIZE, RANKS, SUITS, card_name, parse_card, rank, shuffled_deck
+from .cards import DECK_SIZE, RANKS, card_name, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .tableau import format_columns, read_layout
 

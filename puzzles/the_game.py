@@ -512,7 +512,7 @@ class Turn:
 
 def turns(start: Position, moves: list) -> list[Turn]:
     """A line of moves grouped into turns, replaying every move."""
-    result, position, player, plays, drew = [], start, None, [], ()
+    result, position, player, plays = [], start, None, []
     for move in moves:
         if player is None:
             player, plays = position.to_move, []

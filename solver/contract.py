@@ -102,7 +102,7 @@ class Option:
 @dataclass(frozen=True)
 class GameEntry:
     """A registered game: its rules and engine, the options it takes, and the help text of its
-    deal and position formats. `test_variants` are the variants the conformance suite runs."""
+    deal and position formats. `test_variants` and `test_seeds` are what the conformance suite runs."""
 
     rules: Rules
     engine: Engine
@@ -110,6 +110,9 @@ class GameEntry:
     formats: str = ""  # the deal and position text formats, for --help
     json_fields: str = ""  # the game's own fields of `solve --json`, for --help
     test_variants: tuple[dict, ...] = ({},)
+    #: The seeds the conformance and picture suites solve in every test variant: deals the
+    #: engine decides within seconds (the first is the one the command tests run).
+    test_seeds: tuple[int, ...] = (1, 2, 3)
     #: position -> solver.pictures.Picture (`winnable show`, replay pages); None: no pictures
     picture: Callable[[Any], Any] | None = None
 

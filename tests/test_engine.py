@@ -1,8 +1,6 @@
 """The shared engine: proof trees in explanations."""
 
-import pytest
 
-from puzzles import RULES
 from solver.registry import GAMES
 from solver.engine import verdict_of_moves
 from solver.result import KEEPS, LOSES, UNKNOWN, UNWINNABLE, WINNABLE, Budget, MoveVerdict

@@ -6,6 +6,7 @@ where either is missing) to the position the reference rules reach, with no netw
 from __future__ import annotations
 
 import importlib.util
+import html
 import json
 import re
 import shutil
@@ -64,9 +65,11 @@ def test_show_writes_png_or_says_what_it_needs(tmp_path):
     ("deal.gif", "a picture is .svg or .png"),
     ("missing/deal.svg", "cannot write"),
     (".", "is a directory"),
+    ("", "--out is empty"),
 ])
 def test_bad_picture_paths_are_one_error_line(tmp_path, out, message):
-    result = run("show", "twaalven", "--seed", "1", "--out", str(tmp_path / out) if out != "." else str(tmp_path))
+    path = {".": str(tmp_path), "": ""}.get(out, str(tmp_path / out))
+    result = run("show", "twaalven", "--seed", "1", "--out", path)
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
 
 
@@ -87,9 +90,10 @@ def test_generate_writes_a_picture_beside_each_deal(tmp_path):
 
 
 def line_page(name: str, tmp_path) -> tuple:
-    """(page path, the solve result, the final position) of the seed-1 deal's line."""
+    """(page path, the solve result, the final position) of the line of the game's first test seed."""
     entry = GAMES[name]
-    solved = entry.engine.solve(entry.rules.deal(1, **entry.test_variants[0]), Budget(time_limit=30))
+    seed = entry.test_seeds[0]
+    solved = entry.engine.solve(entry.rules.deal(seed, **entry.test_variants[0]), Budget(time_limit=30))
     page = tmp_path / f"{name}.html"
     write_line_page(str(page), entry, solved, solved.to_json())
     return page, solved, replay(solved.start, solved.solution)
@@ -98,12 +102,23 @@ def line_page(name: str, tmp_path) -> tuple:
 @pytest.mark.parametrize("name", NAMES)
 def test_replay_page_is_self_contained(name, tmp_path):
     page = tmp_path / "line.html"
-    result = run("solve", name, "--seed", "1", *flags(GAMES[name].test_variants[0]), "--html", str(page))
+    result = run("solve", name, "--seed", str(GAMES[name].test_seeds[0]), *flags(GAMES[name].test_variants[0]),
+                 "--html", str(page))
     assert result.exit_code == 0, result.output
     text = page.read_text()
     assert "<script src" not in text and "<link" not in text and "url(" not in text and "@import" not in text
     steps = json.loads(re.search(r'<script type="application/json" id="steps">(.*?)</script>', text, re.S).group(1))
     assert len(steps) == text.count("<li>") + 1 >= 2
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_replay_page_steps_turn_by_turn_where_the_game_has_turns(name, tmp_path):
+    page, solved, final = line_page(name, tmp_path)
+    text = page.read_text()
+    steps = json.loads(re.search(r'<script type="application/json" id="steps">(.*?)</script>', text, re.S).group(1))
+    assert len(steps) == len(solved.turns) + 1
+    assert [html.unescape(item) for item in re.findall(r"<li>(.*?)</li>", text)] == [str(t) for t in solved.turns]
+    assert html.unescape(re.search(r"<desc>(.*?)</desc>", steps[-1], re.S).group(1)) == GAMES[name].rules.format_position(final)
 
 
 @pytest.fixture(scope="module")
@@ -126,14 +141,14 @@ def test_replay_page_steps_to_the_end_of_the_line_in_a_browser(name, tmp_path, b
     requests = []
     page.on("request", lambda request: requests.append(request.url))
     page.goto(page_path.as_uri())
-    steps = len(solved.solution)
+    steps = len(solved.turns)  # a turn a step where the game plays in turns, else a move a step
     assert page.inner_text("#counter") == f"step 0 / {steps}"
     for _ in range(steps):
         page.click("#next")
     assert page.inner_text("#counter") == f"step {steps} / {steps}"
     assert page.get_attribute("#board", "data-step") == str(steps)
     if steps:
-        assert page.inner_text("#moves li.current") == str(solved.solution[-1])
+        assert page.inner_text("#moves li.current") == str(solved.turns[-1])
     assert page.text_content("#board svg desc") == entry.rules.format_position(final)
     assert page.url.endswith(f"#{steps}")
     page.keyboard.press("Home")

@@ -1,10 +1,6 @@
 """Twaalven en veertienen on the command line: output formats, JSON replayed by the rules, reasons, budgets and bad input."""
 
 import json
-import signal
-import subprocess
-import sys
-import time
 
 import pytest
 from click.testing import CliRunner
