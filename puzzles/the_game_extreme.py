@@ -27,7 +27,7 @@ from . import the_game as base
 from .cards import SplitMix64, shuffle_with
 from .errors import IllegalPositionError, ParseError
 from .lines import replay  # noqa: F401  (part of each game's rules)
-from .the_game import PILES, EndTurn, Play, accepts, is_backwards, parse_move  # noqa: F401
+from .the_game import MAX_PLAYERS, PILES, EndTurn, Play, accepts, is_backwards, parse_move  # noqa: F401
 
 NAME = "the-game-extreme"
 TITLE = "The Game: Extreme"
@@ -316,6 +316,17 @@ def key(position: Position) -> tuple:
     symmetry: the turn state names piles)."""
     p = position
     return (p.piles, tuple(tuple(sorted(h)) for h in p.hands), p.draw, p.to_move, p.state)
+
+
+def canonical(position: Position) -> tuple:
+    """A key equal for positions whose futures are the same: `key` with the two ascending piles
+    put in order, and the two descending, the turn's pile renamed with them (instructions are
+    marks on cards, so they move with the piles)."""
+    p = position
+    order = sorted(range(2), key=lambda i: p.piles[i]) + sorted(range(2, 4), key=lambda i: p.piles[i])
+    turn_pile = order.index(p.turn_pile) if p.turn_pile in range(4) else p.turn_pile
+    return (tuple(p.piles[i] for i in order), tuple(tuple(sorted(h)) for h in p.hands), p.draw, p.to_move,
+            (p.played, turn_pile, p.three, p.stopped))
 
 
 def fewest_cards_left(position: Position) -> tuple[int, list]:

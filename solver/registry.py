@@ -12,6 +12,7 @@ from .games.quick_and_easy import engine as quick_and_easy
 from .games.sir_tommy import engine as sir_tommy
 from .games.stapelen import engine as stapelen
 from .games.the_game import engine as the_game
+from .games.the_game_extreme import engine as the_game_extreme
 from .games.twaalven import engine as twaalven
 
 GAMES: dict[str, GameEntry] = registry_of([
@@ -20,6 +21,7 @@ GAMES: dict[str, GameEntry] = registry_of([
     one_foundation.ALL_IN_A_ROW_GAME,
     one_foundation.BLACK_HOLE_GAME,
     the_game.GAME,
+    the_game_extreme.GAME,
     sir_tommy.GAME,
     etalage.GAME,
     quick_and_easy.GAME,

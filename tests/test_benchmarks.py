@@ -16,6 +16,7 @@ BENCHMARKS = ROOT / "benchmarks"
 RUNS = [
     (["run.py", "stapelen", "--seeds", "1-2", "--time-limit", "5"], "decided"),
     (["the_game.py", "--players", "2", "--seeds", "1-2", "--time-limit", "2"], "heuristic wins"),
+    (["the_game_extreme.py", "--seeds", "1-2", "--time-limit", "1"], "mean cards left"),
     (["the_game_stuck.py", "--seeds", "1-3", "--cuts", "4", "--time-limit", "1", "--analyse-limit", "1"],
      "cut 4: analyses decided"),
     (["sir_tommy.py", "--seeds", "1-2", "--time-limit", "5", "--maximise", "U"], "optimum proven"),

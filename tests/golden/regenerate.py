@@ -25,6 +25,8 @@ CASES = {
     "black-hole": [("solve", "--seed", "1"), ("explain", "--seed", "17"), ("analyse", "--seed", "1")],
     "the-game": [("solve", "--seed", "7", "--players", "2"), ("explain", "--seed", "1"),
                  ("analyse", "the-game-small.txt")],
+    "the-game-extreme": [("solve", "--seed", "3"), ("explain", "the-game-extreme-small.txt"),
+                         ("analyse", "the-game-extreme-small.txt")],
     "sir-tommy": [("solve", "--seed", "1"), ("explain", "sir-tommy-buried.txt"), ("analyse", "--seed", "2")],
     "etalage": [("solve", "--seed", "7", "--values", "5"), ("explain", "--seed", "3", "--values", "5"),
                 ("analyse", "etalage-record.txt")],

@@ -80,7 +80,11 @@ class TheGameResult(OptimumResult):
 
 
 class TheGameEngine(Engine):
+    """The Game's engine; The Game: Extreme's subclasses it with its own rules module and the
+    instructions passed to the kernel (`kernel_rules`)."""
+
     name = rules.NAME
+    rules = rules
 
     def __init__(self):
         self._kernel = None
@@ -97,7 +101,11 @@ class TheGameEngine(Engine):
         return [position.start(player) for player in range(1, position.players + 1)]
 
     def turns(self, start: Position, moves: list) -> list:
-        return rules.turns(start, moves)
+        return self.rules.turns(start, moves)
+
+    def kernel_rules(self, start: Position) -> dict:
+        """The kernel's arguments beyond The Game's: none here (Extreme adds its marks)."""
+        return {}
 
     def search(self, start: Position, budget: Budget, beam_widths: list[int] | None = None) -> Search:
         """The kernel's best line and bound from a position with a player to move, replayed.
@@ -108,10 +116,11 @@ class TheGameEngine(Engine):
         best, bound, _, pairs, nodes, seconds, beam = self.kernel().solve(
             [list(h) for h in start.hands], list(start.draw), list(start.piles), start.to_move - 1, start.played,
             start.expert, start.hand_size, start.top, budget.nodes_left(), budget.seconds_left(), **options,
+            **self.kernel_rules(start),
         )
         budget.nodes_used += nodes
         moves = [EndTurn() if card == 0 else Play(card, pile) for card, pile in pairs]
-        end = rules.replay(start, moves)  # raises if the kernel proposed an illegal move
+        end = self.rules.replay(start, moves)  # raises if the kernel proposed an illegal move
         if not moves and not end.is_over():
             # stopped before any line ended the game: no line, and only the trivial upper bound
             return Search(start, start.cards_left, bound, [], nodes, seconds, beam)
@@ -160,7 +169,7 @@ class TheGameEngine(Engine):
         after, moves = {}, []
         for start in starts:
             for move in start.legal_moves():
-                key = rules.canonical(start.apply(move))
+                key = self.rules.canonical(start.apply(move))
                 if key not in after:
                     after[key] = start.apply(move)
                     moves.append((start, StarterPlay(start.to_move, move) if len(starts) > 1 else move))
@@ -186,7 +195,7 @@ class TheGameEngine(Engine):
         best_value = min((s.cards_left for s in found.values()), default=None)
         verdicts = []
         for start, move in moves:
-            search = found[rules.canonical(start.apply(getattr(move, "play", move)))]
+            search = found[self.rules.canonical(start.apply(getattr(move, "play", move)))]
             others = [s for key, s in found.items() if s is not search]
             if all(search.cards_left <= s.lower_bound for s in others):
                 best = True
@@ -205,7 +214,7 @@ class TheGameEngine(Engine):
         if result.verdict == WINNABLE:
             return facts + [f"winnable: player {result.starter} starting, every card can be played "
                             "(`winnable solve` shows how)"]
-        end = rules.replay(result.start, result.solution)
+        end = self.rules.replay(result.start, result.solution)
         facts.append(f"the best line found (player {result.starter} starting) ends after {len(result.turns)} turns "
                      f"with {result.value} cards left")
         clogged = reasons.clogged(end)

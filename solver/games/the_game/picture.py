@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from puzzles.the_game import PILES, Position, start_piles
 
-from ...pictures import Picture, number_face, place
+from ...pictures import Face, Picture, number_face, place
 
 
-def picture(position: Position) -> Picture:
+def picture(position: Position, face: Callable[[int], Face] = number_face) -> Picture:
+    """The piles, each hand and the draw pile's count; `face` draws a card (Extreme marks its
+    instructions)."""
     mover = f"player {position.to_move} to move" if position.to_move else "the players choose who starts"
     drawn = Picture(f"The Game: {position.cards_left} cards left, {mover}")
     starts = start_piles(position.top)
     drawn.row("piles", [
-        place(number_face(top), f"{name} {'↑' if pile < 2 else '↓'}") if top != first else place(None, f"{name} {'↑' if pile < 2 else '↓'}")
+        place(face(top), f"{name} {'↑' if pile < 2 else '↓'}") if top != first else place(None, f"{name} {'↑' if pile < 2 else '↓'}")
         for pile, (name, top, first) in enumerate(zip(PILES, position.piles, starts))])
     for number, hand in enumerate(position.hands, start=1):
-        drawn.row(f"hand {number}", [place(number_face(card)) for card in sorted(hand)])
+        drawn.row(f"hand {number}", [place(face(card)) for card in sorted(hand)])
     return drawn.note(f"draw pile: {len(position.draw)} cards" + (f", next {position.draw[0]}" if position.draw else ""))

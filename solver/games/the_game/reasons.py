@@ -32,7 +32,10 @@ def clogged(position: Position) -> str | None:
         return None
     fits = sorted({c for c in position.hand for p, t in enumerate(position.piles) if rules.accepts(p, t, c)})
     playable = ", ".join(map(str, fits)) or "none of them"
+    # Cards that fit one at a time need not make a whole turn (one covers the other's pile, or
+    # in Extreme an instruction showing forbids it).
+    why = ", but no complete turn can be made with them" if len(fits) >= position.minimum else ""
     return (
         f"player {position.to_move} holds {' '.join(map(str, sorted(position.hand)))} with piles at "
-        f"{' '.join(map(str, position.piles))} and must play {position.minimum}; the cards that fit: {playable}"
+        f"{' '.join(map(str, position.piles))} and must play {position.minimum}; the cards that fit: {playable}{why}"
     )

@@ -20,6 +20,16 @@
 //!   search (see [`State::key`]).
 //! - The two ascending piles are interchangeable, as are the two descending: equal tops are
 //!   played on once, and keys sort each pair when the allowed piles are symmetric.
+//!
+//! **The Game: Extreme** (`puzzles/the_game_extreme.py`) is the same search with instruction
+//! marks in [`Rules::marks`] and the turn so far (its pile, a three, a stop) in the state.
+//! Marks never move: a covered card is hidden for good, so a fixed table of marks per card
+//! read at the pile tops gives what shows. Instructions break the two prunings above (plays on
+//! different piles stop commuting once a no-backwards or same-pile card can show, and the turn
+//! state names piles), so an Extreme search plays in any pile order and keys keep the piles as
+//! they are. The dead-card bound stays sound: instructions forbid plays and end turns, they never
+//! let a pile take a card it would not take. A play is legal when the turn can still be
+//! completed after it ([`State::can_finish`], the reference's `_can_finish`).
 
 use crate::search::Budget;
 use std::time::Instant;
@@ -29,6 +39,17 @@ pub const MAX_PLAYERS: usize = 5;
 pub const PILES: usize = 4;
 /// A value no line reaches (a restricted line that cannot complete its turn).
 pub const NONE: u8 = u8::MAX;
+
+/// Instruction marks (`Rules::marks`), in the order of the reference's `KINDS` from 1; 0 is none.
+pub const STOP: u8 = 1;
+pub const SKULL: u8 = 2;
+pub const THREE: u8 = 3;
+pub const NO_BACKWARDS: u8 = 5;
+pub const SAME_PILE: u8 = 6;
+pub const DRAW_ONE: u8 = 7;
+/// `State::turn_pile` before the turn's first play, and once its plays lie on two piles.
+pub const NO_PILE: u8 = 5;
+pub const MIXED: u8 = 4;
 
 #[inline]
 fn bit(card: u8) -> u128 {
@@ -139,6 +160,10 @@ pub struct Rules {
     pub top: u8,
     /// `draw_rest[i]`: the cards of `draw[i..]`.
     draw_rest: Vec<u128>,
+    /// Extreme's instruction of each card (0: none); all 0 in The Game.
+    pub marks: [u8; 128],
+    /// Whether any card carries an instruction: the Extreme rules apply.
+    pub extreme: bool,
 }
 
 impl Rules {
@@ -147,7 +172,25 @@ impl Rules {
         for i in (0..draw.len()).rev() {
             draw_rest[i] = draw_rest[i + 1] | bit(draw[i]);
         }
-        Rules { draw, players, hand_size, expert, top, draw_rest }
+        Rules { draw, players, hand_size, expert, top, draw_rest, marks: [0; 128], extreme: false }
+    }
+
+    /// The Extreme rules with these (card, instruction) marks.
+    pub fn with_marks(mut self, marks: &[(u8, u8)]) -> Result<Self, String> {
+        for &(card, kind) in marks {
+            if !(2..128).contains(&card) || !(STOP..=DRAW_ONE).contains(&kind) {
+                return Err(format!("mark {kind} on card {card} is out of range"));
+            }
+            self.marks[card as usize] = kind;
+        }
+        self.extreme = true;
+        Ok(self)
+    }
+
+    /// Whether a card marked `kind` shows on a pile top.
+    #[inline]
+    fn shows(&self, piles: &[u8; PILES], kind: u8) -> bool {
+        piles.iter().any(|&t| self.marks[t as usize & 127] == kind)
     }
 }
 
@@ -170,6 +213,20 @@ pub struct State {
     pub played: u8,
     /// The lowest pile the rest of this turn may play on (plays go in pile order).
     pub from: u8,
+    /// Extreme's turn so far: the pile of its plays (`NO_PILE`, 0-3 or `MIXED`), whether a three
+    /// was played and whether a stop ended it.
+    pub turn_pile: u8,
+    pub three: bool,
+    pub stopped: bool,
+}
+
+/// Extreme's turn so far (see `State::turn_pile`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnSoFar {
+    pub played: u8,
+    pub pile: u8,
+    pub three: bool,
+    pub stopped: bool,
 }
 
 /// An exact key: the remaining cards, who holds each hand card (base-`players` digits over the
@@ -222,20 +279,117 @@ impl State {
         self.hands[self.mover as usize]
     }
 
-    /// At the start of a turn: the game is over (all played, or the minimum cannot be played).
+    /// At the start of a turn: the game is over (all played, or no complete turn can be made).
     pub fn is_over(&self, rules: &Rules) -> bool {
-        self.cards_left(rules) == 0
-            || (self.played == 0 && !can_play(self.hand(), &self.piles, self.minimum(rules) as u32, 0))
+        if self.cards_left(rules) == 0 {
+            return true;
+        }
+        if rules.extreme {
+            return self.played == 0 && !self.can_finish(rules, self.hand(), self.piles, self.turn());
+        }
+        self.played == 0 && !can_play(self.hand(), &self.piles, self.minimum(rules) as u32, 0)
+    }
+
+    /// Extreme's turn so far: (played, turn pile, three, stopped).
+    #[inline]
+    fn turn(&self) -> TurnSoFar {
+        TurnSoFar { played: self.played, pile: self.turn_pile, three: self.three, stopped: self.stopped }
+    }
+
+    /// Extreme: may the turn end here? Stopped, or exactly three cards after a three, or the
+    /// minimum; and no skull showing (one must be covered in its turn).
+    fn may_end(&self, rules: &Rules, piles: &[u8; PILES], turn: TurnSoFar) -> bool {
+        let enough = turn.stopped || if turn.three { turn.played == 3 } else { turn.played >= self.minimum(rules) };
+        enough && !rules.shows(piles, SKULL)
+    }
+
+    /// Extreme: the turn after `card` on `pile`, or None where the instructions forbid the play
+    /// (the reference's `_allowed`; whether the turn can still be completed is separate).
+    fn allowed(rules: &Rules, piles: &[u8; PILES], turn: TurnSoFar, card: u8, pile: usize) -> Option<TurnSoFar> {
+        let kind = rules.marks[card as usize];
+        if turn.stopped || !accepts(pile, piles[pile], card) || (turn.three && turn.played >= 3) {
+            return None;
+        }
+        if (kind == THREE && turn.played >= 3) || (kind == STOP && turn.three && turn.played != 2) {
+            return None;
+        }
+        if gap(pile, piles[pile], card) < 0 && rules.shows(piles, NO_BACKWARDS) {
+            return None;
+        }
+        let same = turn.pile == NO_PILE || turn.pile == pile as u8;
+        if !same && rules.shows(piles, SAME_PILE) {
+            return None;
+        }
+        let mut after = *piles;
+        after[pile] = card;
+        if !same && rules.shows(&after, SAME_PILE) {
+            return None;
+        }
+        Some(TurnSoFar {
+            played: turn.played + 1,
+            pile: if same { pile as u8 } else { MIXED },
+            three: turn.three || kind == THREE,
+            stopped: kind == STOP,
+        })
+    }
+
+    /// Extreme: can the turn be completed by the rules from here, with `hand` and `piles`?
+    pub fn can_finish(&self, rules: &Rules, hand: u128, piles: [u8; PILES], turn: TurnSoFar) -> bool {
+        if self.may_end(rules, &piles, turn) {
+            return true;
+        }
+        for pile in 0..PILES {
+            let mut cards = hand & takes(pile, piles[pile]);
+            while cards != 0 {
+                let card = cards.trailing_zeros() as u8;
+                cards &= cards - 1;
+                if let Some(after) = Self::allowed(rules, &piles, turn, card, pile) {
+                    let mut next = piles;
+                    next[pile] = card;
+                    if self.can_finish(rules, hand & !bit(card), next, after) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Extreme's legal moves: every play after which the turn can still be completed, and the
+    /// end of the turn where it may end; ordered as `moves`.
+    fn extreme_moves(&self, rules: &Rules, out: &mut Vec<(i32, Move)>) {
+        let hand = self.hand();
+        let turn = self.turn();
+        for pile in 0..PILES {
+            let t = self.piles[pile];
+            let mut cards = hand & takes(pile, t);
+            while cards != 0 {
+                let card = cards.trailing_zeros() as u8;
+                cards &= cards - 1;
+                if let Some(after) = Self::allowed(rules, &self.piles, turn, card, pile) {
+                    let mut piles = self.piles;
+                    piles[pile] = card;
+                    if self.can_finish(rules, hand & !bit(card), piles, after) {
+                        out.push((2 * gap(pile, t, card), Move { card, pile: pile as u8 }));
+                    }
+                }
+            }
+        }
+        if self.may_end(rules, &self.piles, turn) {
+            out.push((7, END_TURN));
+        }
+        out.sort_by_key(|&(cost, _)| cost);
     }
 
     pub fn key(&self, rules: &Rules) -> Key {
         let mut piles = self.piles;
         // Swapping a pair of piles keeps the allowed piles the same unless exactly one of the
         // pair is allowed (from == 1 for the ascending pair, from == 3 for the descending).
-        if self.from != 1 && piles[0] > piles[1] {
+        // Extreme's turn state names piles: its keys keep them as they are.
+        if !rules.extreme && self.from != 1 && piles[0] > piles[1] {
             piles.swap(0, 1);
         }
-        if self.from != 3 && piles[2] > piles[3] {
+        if !rules.extreme && self.from != 3 && piles[2] > piles[3] {
             piles.swap(2, 3);
         }
         let mut owners = 0u128;
@@ -252,7 +406,10 @@ impl State {
             | (self.drawn as u64) << 28
             | (self.mover as u64) << 35
             | (self.played as u64) << 38
-            | (self.from as u64) << 46;
+            | (self.from as u64) << 46
+            | (self.turn_pile as u64) << 49
+            | (self.three as u64) << 52
+            | (self.stopped as u64) << 53;
         Key { rem: self.remaining(rules), owners, misc }
     }
 
@@ -260,14 +417,28 @@ impl State {
     pub fn apply(&self, rules: &Rules, mv: Move) -> State {
         let mut s = *self;
         if mv.card != 0 {
+            if rules.extreme {
+                let turn = State::allowed(rules, &self.piles, self.turn(), mv.card, mv.pile as usize)
+                    .expect("apply: a play the instructions forbid");
+                s.turn_pile = turn.pile;
+                s.three = turn.three;
+                s.stopped = turn.stopped;
+            } else {
+                s.from = mv.pile;
+            }
             s.hands[s.mover as usize] &= !bit(mv.card);
             s.piles[mv.pile as usize] = mv.card;
             s.played += 1;
-            s.from = mv.pile;
             return s;
         }
+        // Extreme's draw-one showing at the end of a turn draws exactly one card.
+        let fill = if rules.extreme && rules.shows(&s.piles, DRAW_ONE) {
+            s.hands[s.mover as usize].count_ones() as usize + 1
+        } else {
+            rules.hand_size
+        };
         let hand = &mut s.hands[s.mover as usize];
-        while (hand.count_ones() as usize) < rules.hand_size && (s.drawn as usize) < rules.draw.len() {
+        while (hand.count_ones() as usize) < fill && (s.drawn as usize) < rules.draw.len() {
             *hand |= bit(rules.draw[s.drawn as usize]);
             s.drawn += 1;
         }
@@ -278,6 +449,9 @@ impl State {
             .unwrap_or(s.mover);
         s.played = 0;
         s.from = 0;
+        s.turn_pile = NO_PILE;
+        s.three = false;
+        s.stopped = false;
         s
     }
 
@@ -288,6 +462,9 @@ impl State {
         out.clear();
         if self.cards_left(rules) == 0 {
             return;
+        }
+        if rules.extreme {
+            return self.extreme_moves(rules, out);
         }
         let minimum = self.minimum(rules);
         let need = minimum.saturating_sub(self.played + 1) as u32;
@@ -750,7 +927,17 @@ pub fn state(hands: &[Vec<u8>], piles: [u8; PILES], mover: usize, played: u8) ->
     if mover >= hands.len() {
         return Err(format!("player {mover} to move, but there are {} hands", hands.len()));
     }
-    let mut s = State { hands: [0; MAX_PLAYERS], piles, drawn: 0, mover: mover as u8, played, from: 0 };
+    let mut s = State {
+        hands: [0; MAX_PLAYERS],
+        piles,
+        drawn: 0,
+        mover: mover as u8,
+        played,
+        from: 0,
+        turn_pile: NO_PILE,
+        three: false,
+        stopped: false,
+    };
     for (p, hand) in hands.iter().enumerate() {
         for &card in hand {
             if !(2..=120).contains(&card) {
@@ -791,7 +978,17 @@ mod tests {
     #[test]
     fn keys_swap_pile_pairs_only_when_the_allowed_piles_are_symmetric() {
         let rules = Rules::new(vec![2, 3], 1, 2, false, 99);
-        let a = State { hands: [bit(50) | bit(60), 0, 0, 0, 0], piles: [30, 40, 90, 80], drawn: 0, mover: 0, played: 1, from: 0 };
+        let a = State {
+            hands: [bit(50) | bit(60), 0, 0, 0, 0],
+            piles: [30, 40, 90, 80],
+            drawn: 0,
+            mover: 0,
+            played: 1,
+            from: 0,
+            turn_pile: NO_PILE,
+            three: false,
+            stopped: false,
+        };
         let b = State { piles: [40, 30, 80, 90], ..a };
         // Every pile allowed, or only descending ones: mirrored positions are the same.
         assert_eq!(a.key(&rules), b.key(&rules));

@@ -1,0 +1,95 @@
+"""The Game: Extreme's kernel (The Game's, given the marks) against the reference rules' plain
+exhaustive search, on small decks with random instructions on some cards: the fewest cards left
+must be equal and proven, and every line replays by `puzzles.the_game_extreme` to that value."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from puzzles import the_game as g
+from puzzles import the_game_extreme as x
+from solver.games.the_game_extreme.engine import GAME
+from solver.result import UNKNOWN, WINNABLE, Budget
+
+engine = GAME.engine
+#: Every search here is tiny for a correct kernel; the limit turns a runaway into a failure.
+SAFETY_SECONDS = 20.0
+
+
+def small_position(rng: random.Random) -> x.Position:
+    """A small deck (cards 2..top) dealt as The Game deals it, instructions on a random few
+    cards (at most 4 of a kind), then a few random legal moves."""
+    players = rng.randint(1, 3)
+    expert = rng.random() < 0.3
+    hand = 3 if expert else rng.choice([2, 3])
+    top = rng.randint(6, 10 if hand == 2 else 8)
+    plain = g.deal(rng.randrange(2**64), players=players, expert=expert, top=top, hand_size=hand)
+    cards = rng.sample(range(2, top + 1), rng.randint(1, min(6, top - 1)))
+    marks = tuple(sorted((card, rng.choice(x.KINDS)) for card in cards))
+    position = x.Position(plain.hands, plain.draw, plain.piles, None, 0, expert, hand, top, marks)
+    position = position.start(rng.randint(1, players))
+    for _ in range(rng.randint(0, 6)):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.apply(rng.choice(moves))
+    return position
+
+
+def test_the_kernel_finds_the_reference_optimum_on_small_decks_with_instructions():
+    """150 positions (about 30 s, nearly all in the reference search): the same proven optimum;
+    among them wins, positions left with cards, and positions the instructions make worse,
+    skulls among them (these counts compare kernel values, checked against the reference above)."""
+    rng = random.Random(2026)
+    outcomes = {"won": 0, "cards left": 0, "worse by instructions": 0, "worse by skulls": 0}
+    for _ in range(150):
+        position = small_position(rng)
+        expected, _ = x.fewest_cards_left(position)
+        found = engine.search(position, Budget(time_limit=SAFETY_SECONDS))
+        assert (found.cards_left, found.lower_bound) == (expected, expected), x.format_position(position)
+        if found.moves:  # (none where the cards left now are proven the fewest)
+            end = x.replay(position, found.moves)
+            assert end.is_over() and end.cards_left == expected
+        outcomes["won" if expected == 0 else "cards left"] += 1
+        if position.played == 0:
+            bare = engine.search(replace(position, marks=()), Budget(time_limit=SAFETY_SECONDS))
+            outcomes["worse by instructions"] += expected > bare.cards_left
+            no_skulls = tuple(mark for mark in position.marks if mark[1] != "skull")
+            no_skull = engine.search(replace(position, marks=no_skulls), Budget(time_limit=SAFETY_SECONDS))
+            outcomes["worse by skulls"] += expected > no_skull.cards_left
+    assert all(count >= 5 for count in outcomes.values()), outcomes
+
+
+def test_a_stop_opens_a_turn_below_the_minimum_in_the_kernel():
+    """One card in hand, 2 to play while the draw pile lasts: only a stop can start the turn."""
+    position = x.Position(((5,),), (6,), (1, 1, 9, 9), 1, 0, False, 1, 8, ((5, "stop"),))
+    found = engine.search(position, Budget(time_limit=SAFETY_SECONDS))
+    assert found.cards_left == 0 and found.moves[0].card == 5
+    unmarked = engine.search(replace(position, marks=()), Budget(time_limit=SAFETY_SECONDS))
+    assert unmarked.cards_left == 2 and unmarked.moves == []
+
+
+def test_a_seeded_deal_is_solved_and_its_line_shows_the_instructions():
+    result = engine.solve(x.deal(7), Budget(time_limit=60, node_limit=200_000))
+    assert result.verdict in (WINNABLE, UNKNOWN) and result.value <= 3
+    end = x.replay(result.start, result.solution)
+    assert end.is_over() and end.cards_left == result.value
+    turns = result.to_json()["solution"]
+    marked = [play for turn in turns for play in turn["plays"] if "instruction" in play]
+    assert marked and all(result.start.instruction(play["card"]) == play["instruction"] for play in marked)
+
+
+def test_analyse_answers_each_distinct_play_with_its_reference_optimum():
+    """Plays reaching the same position up to the order of a pile pair (the turn's pile renamed
+    with it) get one answer; each answer is the reference optimum after the play."""
+    rng = random.Random(5)
+    for _ in range(6):
+        plain = g.deal(rng.randrange(2**64), players=rng.randint(1, 2), top=9, hand_size=2)
+        marks = tuple(sorted((card, rng.choice(x.KINDS)) for card in rng.sample(range(2, 10), 3)))
+        position = x.Position(plain.hands, plain.draw, plain.piles, None, 0, False, 2, 9, marks).start(1)
+        analysis = engine.analyse(position, Budget(time_limit=SAFETY_SECONDS))
+        assert len(analysis.moves) == len({x.canonical(position.apply(m)) for m in position.legal_moves()})
+        for item in analysis.moves:
+            expected, _ = x.fewest_cards_left(position.apply(item.move))
+            assert (item.value, item.bound) == (expected, expected), (x.format_position(position), str(item.move))
