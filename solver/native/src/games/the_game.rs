@@ -32,6 +32,7 @@
 //! completed after it ([`State::can_finish`], the reference's `_can_finish`).
 
 use crate::search::Budget;
+use std::collections::HashMap;
 use std::time::Instant;
 
 pub const MAX_PLAYERS: usize = 5;
@@ -220,8 +221,14 @@ pub struct State {
     pub stopped: bool,
 }
 
+/// Steps of `State::can_finish`'s plain search before it starts again with a memo.
+const QUICK_FINISH_STEPS: u32 = 256;
+
+/// `State::can_finish`'s memo: (hand, tops, turn) to whether the turn can be completed.
+type FinishMemo = HashMap<(u128, [u8; PILES], TurnSoFar), bool>;
+
 /// Extreme's turn so far (see `State::turn_pile`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TurnSoFar {
     pub played: u8,
     pub pile: u8,
@@ -334,25 +341,80 @@ impl State {
     }
 
     /// Extreme: can the turn be completed by the rules from here, with `hand` and `piles`?
+    /// A plain depth-first search answers almost every call in a few steps; where it runs
+    /// long (a skull nothing in hand can cover, with many other cards playable, makes it try
+    /// every order of them) the search starts again with a memo of the states it has settled,
+    /// which collapses the orders that reach the same hand, tops and turn.
     pub fn can_finish(&self, rules: &Rules, hand: u128, piles: [u8; PILES], turn: TurnSoFar) -> bool {
+        let mut steps = 0;
+        self.finish_quickly(rules, hand, piles, turn, &mut steps)
+            .unwrap_or_else(|| self.finish_with_memo(rules, hand, piles, turn, &mut HashMap::new()))
+    }
+
+    /// `can_finish` by plain search, or None after `QUICK_FINISH_STEPS` steps.
+    fn finish_quickly(&self, rules: &Rules, hand: u128, piles: [u8; PILES], turn: TurnSoFar, steps: &mut u32) -> Option<bool> {
+        *steps += 1;
+        if *steps > QUICK_FINISH_STEPS {
+            return None;
+        }
+        if self.may_end(rules, &piles, turn) {
+            return Some(true);
+        }
+        if Self::hopeless(rules, hand, &piles, turn) {
+            return Some(false);
+        }
+        for (card, _, next, after) in Self::turn_plays(rules, hand, piles, turn) {
+            if self.finish_quickly(rules, hand & !bit(card), next, after, steps)? {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+
+    fn finish_with_memo(&self, rules: &Rules, hand: u128, piles: [u8; PILES], turn: TurnSoFar, seen: &mut FinishMemo) -> bool {
         if self.may_end(rules, &piles, turn) {
             return true;
         }
-        for pile in 0..PILES {
+        if Self::hopeless(rules, hand, &piles, turn) {
+            return false;
+        }
+        if let Some(&answer) = seen.get(&(hand, piles, turn)) {
+            return answer;
+        }
+        let answer = Self::turn_plays(rules, hand, piles, turn)
+            .any(|(card, _, next, after)| self.finish_with_memo(rules, hand & !bit(card), next, after, seen));
+        seen.insert((hand, piles, turn), answer);
+        answer
+    }
+
+    /// Extreme: a turn that may not end here and plainly cannot be completed: a skull shows on
+    /// a pile that takes no card of the hand (its top stays the skull until a card goes on
+    /// it, so nothing ever covers it), a three needs more cards than the hand holds, or a stop
+    /// was played (no play may follow it).
+    fn hopeless(rules: &Rules, hand: u128, piles: &[u8; PILES], turn: TurnSoFar) -> bool {
+        let uncoverable = (0..PILES).any(|p| rules.marks[piles[p] as usize & 127] == SKULL && hand & takes(p, piles[p]) == 0);
+        let short = turn.three && (hand.count_ones() as u8) < 3u8.saturating_sub(turn.played);
+        uncoverable || short || turn.stopped
+    }
+
+    /// Extreme: the plays the instructions allow from `hand` onto `piles` now, as (card, pile,
+    /// the tops after it, the turn after it).
+    fn turn_plays(rules: &Rules, hand: u128, piles: [u8; PILES], turn: TurnSoFar) -> impl Iterator<Item = (u8, usize, [u8; PILES], TurnSoFar)> + '_ {
+        (0..PILES).flat_map(move |pile| {
             let mut cards = hand & takes(pile, piles[pile]);
-            while cards != 0 {
-                let card = cards.trailing_zeros() as u8;
-                cards &= cards - 1;
-                if let Some(after) = Self::allowed(rules, &piles, turn, card, pile) {
-                    let mut next = piles;
-                    next[pile] = card;
-                    if self.can_finish(rules, hand & !bit(card), next, after) {
-                        return true;
+            std::iter::from_fn(move || {
+                while cards != 0 {
+                    let card = cards.trailing_zeros() as u8;
+                    cards &= cards - 1;
+                    if let Some(after) = Self::allowed(rules, &piles, turn, card, pile) {
+                        let mut next = piles;
+                        next[pile] = card;
+                        return Some((card, pile, next, after));
                     }
                 }
-            }
-        }
-        false
+                None
+            })
+        })
     }
 
     /// Extreme's legal moves: every play after which the turn can still be completed, and the
@@ -360,19 +422,9 @@ impl State {
     fn extreme_moves(&self, rules: &Rules, out: &mut Vec<(i32, Move)>) {
         let hand = self.hand();
         let turn = self.turn();
-        for pile in 0..PILES {
-            let t = self.piles[pile];
-            let mut cards = hand & takes(pile, t);
-            while cards != 0 {
-                let card = cards.trailing_zeros() as u8;
-                cards &= cards - 1;
-                if let Some(after) = Self::allowed(rules, &self.piles, turn, card, pile) {
-                    let mut piles = self.piles;
-                    piles[pile] = card;
-                    if self.can_finish(rules, hand & !bit(card), piles, after) {
-                        out.push((2 * gap(pile, t, card), Move { card, pile: pile as u8 }));
-                    }
-                }
+        for (card, pile, piles, after) in Self::turn_plays(rules, hand, self.piles, turn) {
+            if self.can_finish(rules, hand & !bit(card), piles, after) {
+                out.push((2 * gap(pile, self.piles[pile], card), Move { card, pile: pile as u8 }));
             }
         }
         if self.may_end(rules, &self.piles, turn) {
@@ -790,13 +842,17 @@ impl Turn {
 
 /// Every whole turn from `s` (plays in pile order; up to the minimum plays that move a pile by
 /// at most `max_gap`, beyond it by at most `extra_gap`, backwards tricks always), as (position
-/// after the turn, its moves).
+/// after the turn, its moves). The Game's moves come in pile order already; Extreme's do not,
+/// and `from` (Some(0) at the start of the turn) keeps only its turns in pile order: the beam
+/// is a heuristic, so it may skip turns (a few exist only in another order), and enumerating
+/// every order of the same plays made a 16384-wide Extreme beam take 40 s.
 #[allow(clippy::too_many_arguments)]
 fn turns(
     rules: &Rules,
     s: &State,
     max_gap: i32,
     extra_gap: i32,
+    from: Option<usize>,
     out: &mut Vec<(State, Turn)>,
     turn: &mut Turn,
     buffers: &mut Vec<Vec<(i32, Move)>>,
@@ -810,7 +866,7 @@ fn turns(
     let minimum = s.minimum(rules);
     for &(cost, mv) in &moves {
         let limit = if s.played >= minimum { extra_gap } else { max_gap };
-        if mv != END_TURN && cost > 2 * limit {
+        if mv != END_TURN && (cost > 2 * limit || from.is_some_and(|pile| (mv.pile as usize) < pile)) {
             continue;
         }
         let child = s.apply(rules, mv);
@@ -818,7 +874,8 @@ fn turns(
         if mv == END_TURN || child.cards_left(rules) == 0 {
             out.push((child, *turn));
         } else {
-            turns(rules, &child, max_gap, extra_gap, out, turn, buffers);
+            let from = from.map(|_| mv.pile as usize);
+            turns(rules, &child, max_gap, extra_gap, from, out, turn, buffers);
         }
         turn.len -= 1;
     }
@@ -853,6 +910,7 @@ impl Solver<'_> {
         let mut found = Vec::new();
         let mut buffers = Vec::new();
         let mut turn = Turn::EMPTY;
+        let ordered = if rules.extreme { Some(0) } else { None };
         loop {
             let layer = layers.last().unwrap();
             let mut next: Vec<Candidate> = Vec::new();
@@ -868,9 +926,12 @@ impl Solver<'_> {
                     return best;
                 }
                 found.clear();
-                turns(rules, s, BEAM_MAX_GAP, 3, &mut found, &mut turn, &mut buffers);
+                turns(rules, s, BEAM_MAX_GAP, 3, ordered, &mut found, &mut turn, &mut buffers);
                 if found.is_empty() {
-                    turns(rules, s, i32::MAX / 2, 3, &mut found, &mut turn, &mut buffers);
+                    turns(rules, s, i32::MAX / 2, 3, ordered, &mut found, &mut turn, &mut buffers);
+                }
+                if found.is_empty() && ordered.is_some() {
+                    turns(rules, s, i32::MAX / 2, 3, None, &mut found, &mut turn, &mut buffers);
                 }
                 self.nodes += found.len() as u64;
                 for &(child, moves) in &found {
