@@ -197,10 +197,11 @@ def test_decide_matches_reference(case):
 
 
 def test_generators_produce_both_verdicts():
-    """Guards the two strategies above against going one-sided."""
+    """Guards the two strategies above against going one-sided. Derandomized: a fixed sample
+    (a random one fell short of 20 lost positions about once in a few runs)."""
     seen = {WINNABLE: 0, UNWINNABLE: 0}
 
-    @settings(max_examples=150, deadline=None, database=None)
+    @settings(max_examples=150, deadline=None, database=None, derandomize=True)
     @given(st.one_of(random_positions(), constructed_positions().map(lambda case: case[0])))
     def collect(pos):
         seen[reference_verdict(pos)] += 1
