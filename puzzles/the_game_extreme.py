@@ -75,12 +75,22 @@ def _may_end(marks: dict[int, str], piles: tuple[int, ...], state: tuple, minimu
     return enough and not _visible(marks, piles, "skull")
 
 
+@lru_cache(maxsize=64)
+def _table(marks: tuple) -> dict[int, str]:
+    return dict(marks)
+
+
 @lru_cache(maxsize=1 << 16)
 def _can_finish(marks: tuple, hand: tuple[int, ...], piles: tuple[int, ...], state: tuple, minimum: int) -> bool:
-    """Whether the turn in this state can be completed by the rules (memoised; `hand` sorted)."""
-    table = dict(marks)
+    """Whether the turn in this state can be completed by the rules (memoised; `hand` sorted).
+    A skull on a pile that takes no card of the hand can never be covered: its top stays the
+    skull until a card goes on it (this answers at once what the search would find by trying
+    every order of the other cards)."""
+    table = _table(marks)
     if _may_end(table, piles, state, minimum):
         return True
+    if any(table.get(top) == "skull" and not any(accepts(p, top, card) for card in hand) for p, top in enumerate(piles)):
+        return False
     for i, card in enumerate(hand):
         for pile in range(4):
             after = _allowed(table, piles, state, card, pile)
