@@ -175,6 +175,7 @@ class TheGameEngine(Engine):
                     moves.append((start, StarterPlay(start.to_move, move) if len(starts) > 1 else move))
         found: dict[tuple, Search] = {}
         total = Stats(method="beam+bnb")
+
         def search_part(key, parts: int) -> Search:
             part = budget.part(parts)
             search = self.search(after[key], part)
