@@ -38,12 +38,13 @@ def small_position(rng: random.Random) -> x.Position:
 
 
 def test_the_kernel_finds_the_reference_optimum_on_small_decks_with_instructions():
-    """150 positions (about 30 s, nearly all in the reference search): the same proven optimum;
+    """100 positions (about 18 s, nearly all in the reference search; 1000 more agreed when run by
+    hand): the same proven optimum;
     among them wins, positions left with cards, and positions the instructions make worse,
     skulls among them (these counts compare kernel values, checked against the reference above)."""
     rng = random.Random(2026)
     outcomes = {"won": 0, "cards left": 0, "worse by instructions": 0, "worse by skulls": 0}
-    for _ in range(150):
+    for _ in range(100):
         position = small_position(rng)
         expected, _ = x.fewest_cards_left(position)
         found = engine.search(position, Budget(time_limit=SAFETY_SECONDS))
@@ -58,7 +59,7 @@ def test_the_kernel_finds_the_reference_optimum_on_small_decks_with_instructions
             no_skulls = tuple(mark for mark in position.marks if mark[1] != "skull")
             no_skull = engine.search(replace(position, marks=no_skulls), Budget(time_limit=SAFETY_SECONDS))
             outcomes["worse by skulls"] += expected > no_skull.cards_left
-    assert all(count >= 5 for count in outcomes.values()), outcomes
+    assert all(count >= 3 for count in outcomes.values()), outcomes
 
 
 def test_a_stop_opens_a_turn_below_the_minimum_in_the_kernel():
