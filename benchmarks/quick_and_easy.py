@@ -14,11 +14,11 @@ import resource
 import statistics
 import time
 
-from bench_table import print_rows
+from bench_table import print_rows, share
 from puzzles import quick_and_easy as rules
 from puzzles.quick_and_easy import EndTurn
 from solver.batch.report import percentile
-from solver.batch.survey import seed_range, wilson
+from solver.batch.survey import seed_range
 from solver.games.quick_and_easy.engine import GAME, step
 from solver.result import UNKNOWN, WINNABLE, Budget
 
@@ -40,11 +40,6 @@ def heuristic_played(deal) -> int:
             position = position.apply(cheapest)
         best = max(best, position.cards_played)
     return best
-
-
-def share(count: int, total: int) -> str:
-    low, high = wilson(count, total)
-    return f"{100 * count / total:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def main() -> None:

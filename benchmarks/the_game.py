@@ -15,13 +15,13 @@ import resource
 import statistics
 import time
 
-from bench_table import print_rows
+from bench_table import print_rows, share
 from puzzles import the_game as rules
 from puzzles.the_game import EndTurn, Play
 from solver.games.the_game.engine import GAME
 from solver.batch.report import percentile
 from solver.result import UNKNOWN, Budget
-from solver.batch.survey import seed_range, wilson
+from solver.batch.survey import seed_range
 
 engine = GAME.engine
 
@@ -60,11 +60,6 @@ def heuristic_cards_left(deal) -> int:
             position = heuristic_turn(position)
         best = min(best, position.cards_left)
     return best
-
-
-def share(count: int, total: int) -> str:
-    low, high = wilson(count, total)
-    return f"{100 * count / total:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def main() -> None:

@@ -15,19 +15,14 @@ import resource
 import statistics
 import time
 
-from bench_table import print_rows
+from bench_table import print_rows, share
 from puzzles import the_game as base
 from puzzles import the_game_extreme as rules
 from solver.batch.report import percentile
-from solver.batch.survey import seed_range, wilson
+from solver.batch.survey import seed_range
 from solver.games.the_game.engine import GAME as BASE_GAME
 from solver.games.the_game_extreme.engine import GAME
 from solver.result import UNKNOWN, WINNABLE, Budget
-
-
-def share(count: int, total: int) -> str:
-    low, high = wilson(count, total)
-    return f"{100 * count / total:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def measure(engine, deals: list, time_limit: float) -> dict:
