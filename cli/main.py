@@ -108,7 +108,8 @@ solve.help += "\n\n" + JSON_HELP
 def explain(game_name, source, seed, given, as_json, time_limit, node_limit, html_path):
     """Why a deal or position cannot be won, in words a player can check.
 
-    --json prints {"game", "verdict", "reasons", "method", "seed"}.
+    --json prints {"game", "verdict", "reasons", "method", "proofs", "seed"};
+    "proofs" holds the proof trees the reasons spell out (README: JSON).
     """
     entry, position, _ = prepared(game_name, source, seed, given)
     explanation = entry.engine.explain(position, Budget(time_limit, node_limit))

@@ -4,6 +4,7 @@ and the pictures `generate --pictures` writes beside its deals."""
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import click
 
@@ -11,12 +12,14 @@ from puzzles.lines import replay
 from solver.batch.files import replacing
 from solver.contract import GameEntry
 from solver.pictures import names_in
-from solver.pictures.page import marked_by, replay_page
+from solver.pictures.page import marked_by, replay_page, tree_drawing
 from solver.result import KEEPS, LOSES
 
 from .common import InputError, shown
 
 PICTURE_FORMATS = (".svg", ".png")
+#: How an analysis page frames a move's cards, and colours its line, by the move's verdict.
+MOVE_MARKS = {KEEPS: "keeps", LOSES: "loses"}
 
 
 def html_option(command):
@@ -96,19 +99,61 @@ def write_line_page(path: str, entry: GameEntry, result, data: dict) -> None:
 
 
 def write_reasons_page(path: str, entry: GameEntry, position, explanation, data: dict) -> None:
-    """The page of an explain: the position with the cards its reasons name framed, and the reasons."""
-    picture = marked_by(picture_of(entry, position), explanation.reasons)
-    write_file(path, replay_page(f"{entry.title}: {explanation.verdict}", [f"method: {explanation.method}"],
-                                 [picture], [entry.rules.format_position(position)], [], data, explanation.reasons))
+    """The page of an explain: the position with the cards its reasons name framed, the reasons,
+    and each proof tree they spell out, drawn: every position of a tree is a step of the page,
+    with the cards its reason names framed (or, where every next move loses, the move's cards)."""
+    pictures = [marked_by(picture_of(entry, position), explanation.reasons)]
+    texts = [entry.rules.format_position(position)]
+    names, kinds, nodes = [], [], []
+
+    def add_step(at, marked_text: str, name: str, kind: str) -> int:
+        pictures.append(marked_by(picture_of(entry, at), [marked_text]))
+        texts.append(entry.rules.format_position(at))
+        names.append(name)
+        kinds.append(kind)
+        return len(pictures) - 1
+
+    for start, tree in explanation.proofs:
+        label = "start" if start is position else f"{start.to_move} starts"
+        step = 0 if start is position else add_step(start, "", label, "depth-0")
+        nodes.append((0, label, "start", "every move loses", step))
+        indent = 0 if start is position else 1
+        along = {0: start}
+        for depth, node in tree.walk():
+            along[depth] = along[depth - 1].apply(node.move)
+            step = add_step(along[depth], node.reason or str(node.move), node.line(), f"depth-{depth - 1 + indent}")
+            nodes.append((depth, str(node.move), "refuted" if node.reason is None else "reason",
+                          node.reason or "every next move loses", step))
+    spelled = {line.strip() for _, tree in explanation.proofs for line in tree.lines()}
+    reasons = [reason for reason in explanation.reasons
+               if reason.strip() not in spelled and reason.split(": ", 1)[-1].strip() not in spelled]
+    facts = [f"method: {explanation.method}"]
+    if nodes:
+        facts.append(f"proof tree: {len(nodes)} positions, every move refuted; click a box or a line to see it")
+    write_file(path, replay_page(f"{entry.title}: {explanation.verdict}", facts, pictures, texts, names, data,
+                                 reasons, kinds, tree_drawing(nodes) if nodes else ""))
 
 
 def write_moves_page(path: str, entry: GameEntry, position, analysis, data: dict) -> None:
-    """The page of an analyse: the position with the cards each move names framed green where
-    a move keeps the game winnable and red where every move naming them loses, and the moves."""
-    picture = picture_of(entry, position)
+    """The page of an analyse. Step 0 is the position with the cards each move names framed,
+    green where a move keeps the game winnable and red where every move naming them loses;
+    step i shows the i-th move alone, its cards framed by its verdict and the move in words
+    under the picture. Along a game record, step i is the position after the i-th move played.
+    The moves are listed in their verdict's colour."""
+    record = getattr(position, "record", ())
+    first = record[0] if record else position
+    picture = picture_of(entry, first)
     losing = set().union(*(names_in(str(v.move), picture) for v in analysis.moves if v.verdict == LOSES))
     keeping = set().union(*(names_in(str(v.move), picture) for v in analysis.moves if v.verdict == KEEPS))
-    picture = picture.marked(losing - keeping, "loses").marked(keeping, "keeps")
-    lines = [f"{move.move}: {move.verdict}" for move in analysis.moves]
-    write_file(path, replay_page(f"{entry.title}: {analysis.verdict}", [analysis.stats.line()], [picture],
-                                 [entry.rules.format_position(position)], [], data, lines))
+    pictures, texts = [picture.marked(losing - keeping, "loses").marked(keeping, "keeps")], [first]
+    lines = [move.line(analysis.objective) for move in analysis.moves]
+    for i, verdict in enumerate(analysis.moves):
+        at = texts[-1].apply(record[1][i]) if record else position
+        drawn = picture_of(entry, at) if record else picture
+        words = " ".join(replace(verdict, reason=None).line(analysis.objective).split())
+        pictures.append(drawn.marked(names_in(str(verdict.move), drawn), MOVE_MARKS.get(verdict.verdict, "named"))
+                        .note(f"after {words}" if record else words))
+        texts.append(at)
+    kinds = [MOVE_MARKS.get(move.verdict, "unknown") for move in analysis.moves]
+    write_file(path, replay_page(f"{entry.title}: {analysis.verdict}", [analysis.stats.line()], pictures,
+                                 [entry.rules.format_position(at) for at in texts], lines, data, [], kinds))

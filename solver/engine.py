@@ -18,7 +18,7 @@ from puzzles.lines import replay
 from ._native import Kernel
 from .result import (
     KEEPS, LOSES, MOVE_LABELS, UNKNOWN, UNWINNABLE, WINNABLE, AnalyseResult, Budget, Explanation, MoveVerdict,
-    OptimumResult, SatResult, SolveResult, Stats,
+    OptimumResult, Refutation, SatResult, SolveResult, Stats,
 )
 from .words import core_sentence, where
 
@@ -109,55 +109,51 @@ class Engine:
         if found:
             return Explanation(UNWINNABLE, found, "rules")
         starts = self.starts(position)
-        lines, methods = [], []
+        lines, methods, proofs = [], [], []
         for start in starts:
-            found, method = self.lost_reason(start, budget)
+            found, method, tree = self.lost_reason(start, budget)
             if len(starts) > 1:
                 found[0] = f"With {start.to_move} starting: {found[0]}"
             lines += found
             methods.append(method)
-        return Explanation(UNWINNABLE, lines, next(m for m in ("cp-sat core", "rules", "search") if m in methods))
+            proofs += [(start, tree)] if tree is not None else []
+        method = next(m for m in ("cp-sat core", "rules", "search") if m in methods)
+        return Explanation(UNWINNABLE, lines, method, proofs)
 
-    def lost_reason(self, start, budget: Budget) -> tuple[list[str], str]:
+    def lost_reason(self, start, budget: Budget) -> tuple[list[str], str, Refutation | None]:
         """Why one start is lost, best first: a short reason, the CP-SAT unsat core, a proof
-        tree of short reasons a few moves deep, or the exhaustive search's word."""
+        tree of short reasons a few moves deep (also returned), or the exhaustive search's word."""
         text = self.short_reason(start)
         if text is not None:
-            return [text], "rules"
+            return [text], "rules", None
         core = self.core(start, budget.seconds_left()) if budget.models_may_run() else None
         if core is not None:
-            return [core_sentence(start, *core, *self.core_verbs, name=self.where)], "cp-sat core"
+            return [core_sentence(start, *core, *self.core_verbs, name=self.where)], "cp-sat core", None
         tree = self.refutation(start)
         if tree is not None:
-            return tree, "rules"
-        return ["No short reason found; the exhaustive search refuted every line of play."], "search"
+            return tree.lines(), "rules", tree
+        return ["No short reason found; the exhaustive search refuted every line of play."], "search", None
 
-    def refutation(self, position, depth: int = 0, indent: str = "", room: list | None = None) -> list[str] | None:
+    def refutation(self, position, depth: int = 0, room: list | None = None) -> Refutation | None:
         """A small proof tree for a lost position with no short reason: every legal move,
         each followed by why the position after it is lost, up to REFUTATION_DEPTH moves ahead
-        and REFUTATION_LINES lines. None when the tree does not fit."""
+        and REFUTATION_LINES moves in all. None when the tree does not fit."""
         room = room if room is not None else [REFUTATION_LINES]
-        lines = []
-
-        def add(line: str) -> bool:
-            room[0] -= 1
-            lines.append(line)
-            return room[0] >= 0
-
+        replies = []
         for move in position.legal_moves():
+            room[0] -= 1
+            if room[0] < 0:
+                return None
             after = position.apply(move)
             reason = self.short_reason(after)
             if reason is not None:
-                if not add(f"{indent}After {move}: {reason}"):
-                    return None
+                replies.append(Refutation(move, reason))
                 continue
-            if depth + 1 >= REFUTATION_DEPTH or not add(f"{indent}After {move}, every next move loses:"):
-                return None
-            deeper = self.refutation(after, depth + 1, indent + "  ", room)
+            deeper = self.refutation(after, depth + 1, room) if depth + 1 < REFUTATION_DEPTH else None
             if deeper is None:
                 return None
-            lines += deeper
-        return lines or None
+            replies.append(Refutation(move, replies=deeper.replies))
+        return Refutation(replies=tuple(replies)) if replies else None
 
     def analyse(self, position, budget: Budget | None = None, progress: Callable = iter) -> AnalyseResult:
         """For every legal move (of each starter, for a deal): does it keep the game winnable?

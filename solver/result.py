@@ -307,16 +307,56 @@ class SatResult:
     seconds: float = 0.0
 
 
+@dataclass(frozen=True)
+class Refutation:
+    """A proof tree that a position is lost: after each legal move (`replies`), either a short
+    reason settles the position, or every next move is refuted in turn. `move` is the move that
+    leads to this node (None at the root)."""
+
+    move: object = None
+    reason: str | None = None
+    replies: tuple[Refutation, ...] = ()
+
+    def lines(self, indent: str = "") -> list[str]:
+        """The tree in words, a line per move and its replies indented below it."""
+        lines = []
+        for reply in self.replies:
+            lines.append(indent + reply.line())
+            lines += reply.lines(indent + "  ")
+        return lines
+
+    def line(self) -> str:
+        """This node in words: the move that leads here, and why the position after it is lost."""
+        if self.reason is not None:
+            return f"After {self.move}: {self.reason}"
+        return f"After {self.move}, every next move loses:"
+
+    def walk(self, depth: int = 0):
+        """(depth, node) for every node below this one, parents before their replies."""
+        for reply in self.replies:
+            yield depth + 1, reply
+            yield from reply.walk(depth + 1)
+
+    def to_json(self) -> dict:
+        move = {"move": None, "notation": None} if self.move is None else {
+            "move": self.move.to_json(), "notation": str(self.move)}
+        return {**move, "reason": self.reason, "replies": [reply.to_json() for reply in self.replies]}
+
+
 @dataclass
 class Explanation:
-    """Why a deal or position is lost (or that it is not), as sentences a player can check."""
+    """Why a deal or position is lost (or that it is not), as sentences a player can check.
+    `proofs` holds the proof trees the sentences spell out, one per start they refute, as
+    (start position, tree)."""
 
     verdict: str
     reasons: list[str]
     method: str  # "rules", "search", "cp-sat core" or "none"
+    proofs: list[tuple[object, Refutation]] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"verdict": self.verdict, "reasons": self.reasons, "method": self.method}
+        proofs = [{"to_move": start.to_move, **tree.to_json()} for start, tree in self.proofs]
+        return {"verdict": self.verdict, "reasons": self.reasons, "method": self.method, "proofs": proofs}
 
     def lines(self) -> list[str]:
         """The text `explain` prints: the verdict, then one line per reason."""

@@ -17,10 +17,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli.main import main
-from cli.pictures import write_line_page
+from cli.pictures import write_line_page, write_moves_page, write_reasons_page
 from puzzles.lines import replay
 from solver.registry import GAMES
-from solver.result import Budget
+from solver.result import UNWINNABLE, Budget, Explanation, Refutation
 
 NAMES = list(GAMES)
 SVG = "{http://www.w3.org/2000/svg}"
@@ -158,11 +158,121 @@ def test_replay_page_steps_to_the_end_of_the_line_in_a_browser(name, tmp_path, b
     page.close()
 
 
-def test_analyse_page_frames_the_cards_of_keeping_and_losing_moves(tmp_path):
+def page_steps(text: str) -> list[str]:
+    """Each step's position, in the game's text format, as the page's pictures describe them."""
+    steps = json.loads(re.search(r'<script type="application/json" id="steps">(.*?)</script>', text, re.S).group(1))
+    return [html.unescape(re.search(r"<desc>(.*?)</desc>", step, re.S).group(1)) for step in steps]
+
+
+def analyse_page(name: str, source, tmp_path) -> tuple:
+    """(page path, the analysis, the position) of `analyse --html` on a deal or position."""
+    entry = GAMES[name]
+    position = entry.rules.deal(source) if isinstance(source, int) else entry.rules.parse(source.read_text())
+    analysis = entry.engine.analyse(position, Budget(time_limit=30))
     page = tmp_path / "moves.html"
-    small = str(Path(__file__).parent / "golden" / "the-game-small.txt")
-    result = run("analyse", "the-game", small, "--html", str(page), "--time-limit", "30")
+    write_moves_page(str(page), entry, position, analysis, analysis.to_json())
+    return page, analysis, position
+
+
+def test_analyse_page_shows_each_move_framed_by_its_verdict(tmp_path):
+    page, analysis, deal = analyse_page("twaalven", 998, tmp_path)  # a deal: T's and F's first moves
+    text = page.read_text()
+    assert page_steps(text) == [GAMES["twaalven"].rules.format_position(deal)] * 14 and len(analysis.moves) == 13
+    assert text.count('<li class="loses">') == 7 and text.count('<li class="keeps">') == 6
+    steps = json.loads(re.search(r'<script type="application/json" id="steps">(.*?)</script>', text, re.S).group(1))
+    assert steps[1].count("mark-loses") == 2 and "mark-keeps" not in steps[1]  # 9H and 3H
+    assert steps[8].count("mark-keeps") == 2 and "mark-loses" not in steps[8]  # 9H and 5H
+    assert "F: 9H (col 1) + 5H (col 8) keeps winnable" in html.unescape(steps[8])
+
+
+def test_analyse_page_of_the_game_frames_each_move_by_its_verdict(tmp_path):
+    page, analysis, position = analyse_page("the-game", Path(__file__).parent / "golden" / "the-game-small.txt",
+                                            tmp_path)
+    text = page.read_text()
+    assert page_steps(text)[0].count("\n") == GAMES["the-game"].rules.format_position(position).count("\n")
+    assert text.count('<li class="keeps">') == len(analysis.moves) == 7  # 3, 5 and 14, each on every pile that takes it
+    assert "14 on up2" in text and "cards left: 0 (optimal)" in text
+
+
+def test_analyse_page_of_a_game_record_steps_along_the_record(tmp_path):
+    page, analysis, end = analyse_page("etalage", Path(__file__).parent / "golden" / "etalage-record.txt", tmp_path)
+    start, moves = end.record
+    rules = GAMES["etalage"].rules
+    along = [start]
+    for move in moves:
+        along.append(along[-1].apply(move))
+    assert page_steps(page.read_text()) == [rules.format_position(at) for at in along]
+    assert along[-1] == end and len(analysis.moves) == len(moves) == 19
+
+
+def explain_page(tmp_path) -> tuple:
+    """(page path, the explanation, the deal) of `explain --html` on Black Hole's seed 17, lost
+    with a proof tree three moves deep."""
+    entry = GAMES["black-hole"]
+    deal = entry.rules.deal(17)
+    explanation = entry.engine.explain(deal, Budget(time_limit=30))
+    page = tmp_path / "why.html"
+    write_reasons_page(str(page), entry, deal, explanation, explanation.to_json())
+    return page, explanation, deal
+
+
+def test_explain_page_draws_the_proof_tree_a_step_per_position(tmp_path):
+    page, explanation, deal = explain_page(tmp_path)
+    text = page.read_text()
+    [(start, tree)] = explanation.proofs
+    nodes = list(tree.walk())
+    assert start is deal and len(nodes) == 13 and max(depth for depth, _ in nodes) == 3
+    rules, along = GAMES["black-hole"].rules, {0: deal}
+    expected = [rules.format_position(deal)]
+    for depth, node in nodes:
+        along[depth] = along[depth - 1].apply(node.move)
+        expected.append(rules.format_position(along[depth]))
+        assert (node.reason is None) == bool(node.replies)
+    assert page_steps(text) == expected
+    assert text.count('class="node"') == len(nodes) + 1
+    assert [html.unescape(item) for item in re.findall(r"<li[^>]*>(.*?)</li>", text)] == [n.line() for _, n in nodes]
+    assert explanation.to_json()["proofs"][0]["replies"][1]["notation"] == "2D (col 6)"
+
+
+def test_explain_page_frames_the_cards_its_reasons_name(tmp_path):
+    page = tmp_path / "why.html"
+    result = run("explain", "twaalven", "--seed", "3087", "--html", str(page), "--time-limit", "30")
     assert result.exit_code == 0, result.output
     text = page.read_text()
-    assert text.count("mark-keeps") == 3  # the hand's 3, 5 and 14 each keep the game winnable
-    assert "14 on up2: keeps winnable" in text
+    assert "mark-named" in text and "F's pair 7-7 can never be taken" in html.unescape(text) and 'id="tree"' not in text
+
+
+def test_proof_tree_and_analysis_pages_step_in_a_browser(tmp_path, browser):
+    page_path, explanation, deal = explain_page(tmp_path)
+    page = browser.new_page()
+    page.goto(page_path.as_uri())
+    page.click('#tree [data-step="5"]')
+    lines = [node.line() for _, node in explanation.proofs[0][1].walk()]
+    assert page.inner_text("#counter") == "step 5 / 13" and page.url.endswith("#5")
+    assert page.inner_text("#moves li.current") == lines[4] and page.get_attribute("#tree .current", "data-step") == "5"
+    assert page.text_content("#board svg desc") == page_steps(page_path.read_text())[5]
+    page.keyboard.press("ArrowLeft")
+    assert page.get_attribute("#tree .current", "data-step") == "4"
+    moves_path, analysis, _ = analyse_page("twaalven", 998, tmp_path)
+    page.goto(moves_path.as_uri())
+    page.keyboard.press("End")
+    assert page.inner_text("#moves li.current") == " ".join(analysis.moves[-1].line().split()) and "keeps" in page.get_attribute(
+        "#moves li.current", "class")
+    page.close()
+
+
+def test_explain_page_gives_each_refuted_start_a_step_of_its_own(tmp_path):
+    entry = GAMES["twaalven"]
+    deal = entry.rules.deal(998)
+    starts = entry.engine.starts(deal)
+    move = starts[0].legal_moves()[0]
+    tree = Refutation(replies=(Refutation(move, "a reason naming 9H"),))
+    page = tmp_path / "why.html"
+    write_reasons_page(str(page), entry, deal, Explanation(UNWINNABLE, tree.lines(), "rules", [(starts[0], tree)]), {})
+    text = page.read_text()
+    rules = entry.rules
+    assert len(starts) == 2 and page_steps(text) == [rules.format_position(at)
+                                                   for at in (deal, starts[0], starts[0].apply(move))]
+    assert [html.unescape(item) for item in re.findall(r"<li[^>]*>(.*?)</li>", text)] == [
+        f"{starts[0].to_move} starts", f"After {move}: a reason naming 9H"]
+    assert text.count('class="node"') == 2 and 'class="reasons"' not in text
