@@ -227,7 +227,7 @@ def test_explain_winnable_and_lost_deals():
     assert "only with F starting" in only_f.reasons[0]
     lost = ENGINE.explain(rules.deal(998).start("T"), budget)
     assert (lost.verdict, lost.method) == (UNWINNABLE, "rules")
-    assert lost.to_json() == {"verdict": UNWINNABLE, "reasons": lost.reasons, "method": "rules"}
+    assert lost.to_json() == {"verdict": UNWINNABLE, "reasons": lost.reasons, "method": "rules", "proofs": []}
 
 
 def test_explain_falls_back_to_an_unsat_core():
