@@ -21,7 +21,7 @@ IDS = [f"{name}{'-' + GAMES[name].variant_label(variant).replace(' ', '-') if va
 SECONDS = "4"
 
 SOLVE_KEYS = {"game", "verdict", "starters", "starter", "solution", "explanation", "stats", "seed"}
-EXPLAIN_KEYS = {"game", "verdict", "reasons", "method", "seed"}
+EXPLAIN_KEYS = {"game", "verdict", "reasons", "method", "proofs", "seed"}
 ANALYSE_KEYS = {"game", "verdict", "moves", "stats", "seed"}
 MOVE_KEYS = {"move", "notation", "verdict", "reason"}
 
