@@ -94,3 +94,18 @@ def test_analyse_answers_each_distinct_play_with_its_reference_optimum():
         for item in analysis.moves:
             expected, _ = x.fewest_cards_left(position.apply(item.move))
             assert (item.value, item.bound) == (expected, expected), (x.format_position(position), str(item.move))
+
+
+def test_the_kernels_bound_counts_a_skull_nothing_can_cover():
+    """98!skull can go on an ascending pile (at 90 and 91), but only 99 or 88 could cover it
+    there and both are gone; no descending pile (at 60 and 61) can take it. Before any search
+    (a node limit of 1) the kernel's bound already says 1 card stays, which is the optimum; the
+    same cards without the mark give a bound of 0 and are all played."""
+    position = x.Position(((98, 55),), (), (90, 91, 60, 61), 1, 0, False, 2, 99, ((98, "skull"),))
+    assert x.fewest_cards_left(position)[0] == 1
+    assert engine.search(position, Budget(node_limit=1)).lower_bound == 1
+    found = engine.search(position, Budget(time_limit=SAFETY_SECONDS))
+    assert (found.cards_left, found.lower_bound) == (1, 1)
+    unmarked = replace(position, marks=())
+    assert engine.search(unmarked, Budget(node_limit=1)).lower_bound == 0
+    assert engine.search(unmarked, Budget(time_limit=SAFETY_SECONDS)).cards_left == 0

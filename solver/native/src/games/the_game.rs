@@ -28,7 +28,8 @@
 //! different piles stop commuting once a no-backwards or same-pile card can show, and the turn
 //! state names piles), so an Extreme search plays in any pile order and keys keep the piles as
 //! they are. The dead-card bound stays sound: instructions forbid plays and end turns, they never
-//! let a pile take a card it would not take. A play is legal when the turn can still be
+//! let a pile take a card it would not take; Extreme's bound also counts the skulls nothing could
+//! cover ([`never_played`]). A play is legal when the turn can still be
 //! completed after it ([`State::can_finish`], the reference's `_can_finish`).
 
 use crate::search::Budget;
@@ -109,6 +110,19 @@ fn gap(pile: usize, t: u8, card: u8) -> i32 {
 /// take is then above m or in those chains, which are all >= m. The descending piles mirror
 /// this. A card below both ascending fixpoints and above both descending ones is never played.
 pub fn dead_cards(piles: &[u8; PILES], rem: u128) -> u128 {
+    let (lo, hi) = reach(piles, rem);
+    beyond_reach(rem, lo, hi)
+}
+
+/// The cards of `rem` below `lo` and above `hi`: no pile takes them (the ascending piles take
+/// only cards >= lo, the top itself not being in `rem`, and the descending only cards <= hi).
+fn beyond_reach(rem: u128, lo: u8, hi: u8) -> u128 {
+    rem & below(lo) & above(hi)
+}
+
+/// The lowest top the ascending piles can ever show and the highest the descending can, given
+/// the cards `rem` still to play (the fixpoints of [`dead_cards`]' proof).
+fn reach(piles: &[u8; PILES], rem: u128) -> (u8, u8) {
     let mut lo = piles[0].min(piles[1]);
     let mut seed = rem & ((bit(piles[0]) | bit(piles[1])) >> 10);
     loop {
@@ -145,9 +159,40 @@ pub fn dead_cards(piles: &[u8; PILES], rem: u128) -> u128 {
         hi = highest;
         seed |= reach;
     }
-    // Cards >= lo are alive for the ascending piles (the top itself is not remaining).
-    let alive = (rem & !below(lo)) | (rem & !above(hi));
-    rem & !alive
+    (lo, hi)
+}
+
+/// The cards among those still to play in `s` that can never be played: the dead cards and,
+/// in Extreme, the skulls nothing could cover. The search's lower bound is their number.
+///
+/// Proof for a skull k: a turn may not end with a skull showing, and a play after which the
+/// turn cannot be completed is illegal, so k is played only if the same player covers it in
+/// the same turn with a card the pile takes on k (`takes(pile, k)`). An ascending pile takes k
+/// only if k >= lo (every card it can ever take is, by [`dead_cards`]' proof), a descending
+/// one only if k <= hi. The cover must be a card that can itself be played (not dead) and that
+/// k's player can get: their hand and the draw pile, or any hand and the draw pile while k is
+/// still in the draw pile. If no such card exists for either kind of pile, k is never played.
+pub fn never_played(rules: &Rules, s: &State) -> u128 {
+    let rem = s.remaining(rules);
+    let (lo, hi) = reach(&s.piles, rem);
+    let dead = beyond_reach(rem, lo, hi);
+    let mut skulls = rem & !dead & rules.skulls;
+    let mut never = dead;
+    while skulls != 0 {
+        let skull = skulls.trailing_zeros() as u8;
+        skulls &= skulls - 1;
+        let draw = rules.draw_rest[s.drawn as usize];
+        let pool = match s.hands.iter().find(|&&h| h & bit(skull) != 0) {
+            Some(&hand) => hand | draw,
+            None => rem,
+        } & !dead & !bit(skull);
+        let up = if skull >= lo { takes(0, skull) } else { 0 };
+        let down = if skull <= hi { takes(2, skull) } else { 0 };
+        if pool & (up | down) == 0 {
+            never |= bit(skull);
+        }
+    }
+    never
 }
 
 /// The fixed facts of a search: the draw pile in order and the variant.
@@ -165,6 +210,8 @@ pub struct Rules {
     pub marks: [u8; 128],
     /// Whether any card carries an instruction: the Extreme rules apply.
     pub extreme: bool,
+    /// The cards marked skull.
+    pub skulls: u128,
 }
 
 impl Rules {
@@ -173,7 +220,7 @@ impl Rules {
         for i in (0..draw.len()).rev() {
             draw_rest[i] = draw_rest[i + 1] | bit(draw[i]);
         }
-        Rules { draw, players, hand_size, expert, top, draw_rest, marks: [0; 128], extreme: false }
+        Rules { draw, players, hand_size, expert, top, draw_rest, marks: [0; 128], extreme: false, skulls: 0 }
     }
 
     /// The Extreme rules with these (card, instruction) marks.
@@ -183,6 +230,9 @@ impl Rules {
                 return Err(format!("mark {kind} on card {card} is out of range"));
             }
             self.marks[card as usize] = kind;
+            if kind == SKULL {
+                self.skulls |= bit(card);
+            }
         }
         self.extreme = true;
         Ok(self)
@@ -727,7 +777,7 @@ impl<'a> Solver<'a> {
         if self.must_stop() {
             return 0;
         }
-        let mut bound = dead_cards(&s.piles, s.remaining(rules)).count_ones() as u8;
+        let mut bound = never_played(rules, s).count_ones() as u8;
         if bound > self.target {
             return bound;
         }
@@ -776,7 +826,7 @@ impl<'a> Solver<'a> {
     pub fn solve(&mut self, root: &State, beam_widths: &[usize]) -> Answer {
         let rules = self.rules;
         let mut answer = Answer { best: root.cards_left(rules), ..Answer::default() };
-        answer.lower_bound = dead_cards(&root.piles, root.remaining(rules)).count_ones() as u8;
+        answer.lower_bound = never_played(rules, root).count_ones() as u8;
         for &width in beam_widths {
             if answer.best <= answer.lower_bound || self.stopped {
                 break;
