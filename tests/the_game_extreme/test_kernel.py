@@ -109,3 +109,12 @@ def test_the_kernels_bound_counts_a_skull_nothing_can_cover():
     unmarked = replace(position, marks=())
     assert engine.search(unmarked, Budget(node_limit=1)).lower_bound == 0
     assert engine.search(unmarked, Budget(time_limit=SAFETY_SECONDS)).cards_left == 0
+
+
+def test_a_skull_whose_only_cover_can_never_be_played_counts_too():
+    """Only 99 could cover 98!skull, and 99!skull itself has nothing to cover it (nothing above
+    it, 89 gone): both stay, and the bound says 2 before any search."""
+    position = x.Position(((98, 99, 55),), (), (90, 91, 60, 61), 1, 0, False, 3, 99,
+                          ((98, "skull"), (99, "skull")))
+    assert x.fewest_cards_left(position)[0] == 2
+    assert engine.search(position, Budget(node_limit=1)).lower_bound == 2

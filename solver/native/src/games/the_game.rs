@@ -163,36 +163,48 @@ fn reach(piles: &[u8; PILES], rem: u128) -> (u8, u8) {
 }
 
 /// The cards among those still to play in `s` that can never be played: the dead cards and,
-/// in Extreme, the skulls nothing could cover. The search's lower bound is their number.
+/// in Extreme, the skulls nothing could cover, to a fixed point (a card never played neither
+/// covers a skull nor links a pile's backwards chain). The search's lower bound is their number.
 ///
 /// Proof for a skull k: a turn may not end with a skull showing, and a play after which the
 /// turn cannot be completed is illegal, so k is played only if the same player covers it in
 /// the same turn with a card the pile takes on k (`takes(pile, k)`). An ascending pile takes k
 /// only if k >= lo (every card it can ever take is, by [`dead_cards`]' proof), a descending
-/// one only if k <= hi. The cover must be a card that can itself be played (not dead) and that
-/// k's player can get: their hand and the draw pile, or any hand and the draw pile while k is
+/// one only if k <= hi. The cover must be a card that can itself be played and that k's
+/// player can get: their hand and the draw pile, or any hand and the draw pile while k is
 /// still in the draw pile. If no such card exists for either kind of pile, k is never played.
+/// `dead_cards`' proof holds over any set of cards that contains every card still playable,
+/// so each round may leave out the cards found so far.
 pub fn never_played(rules: &Rules, s: &State) -> u128 {
     let rem = s.remaining(rules);
-    let (lo, hi) = reach(&s.piles, rem);
-    let dead = beyond_reach(rem, lo, hi);
-    let mut skulls = rem & !dead & rules.skulls;
-    let mut never = dead;
-    while skulls != 0 {
-        let skull = skulls.trailing_zeros() as u8;
-        skulls &= skulls - 1;
-        let draw = rules.draw_rest[s.drawn as usize];
-        let pool = match s.hands.iter().find(|&&h| h & bit(skull) != 0) {
-            Some(&hand) => hand | draw,
-            None => rem,
-        } & !dead & !bit(skull);
-        let up = if skull >= lo { takes(0, skull) } else { 0 };
-        let down = if skull <= hi { takes(2, skull) } else { 0 };
-        if pool & (up | down) == 0 {
-            never |= bit(skull);
-        }
+    if !rules.extreme {
+        return dead_cards(&s.piles, rem);
     }
-    never
+    let draw = rules.draw_rest[s.drawn as usize];
+    let mut never = 0;
+    loop {
+        let live = rem & !never;
+        let (lo, hi) = reach(&s.piles, live);
+        let mut found = never | beyond_reach(live, lo, hi);
+        let mut skulls = live & !found & rules.skulls;
+        while skulls != 0 {
+            let skull = skulls.trailing_zeros() as u8;
+            skulls &= skulls - 1;
+            let pool = match s.hands.iter().find(|&&h| h & bit(skull) != 0) {
+                Some(&hand) => hand | draw,
+                None => rem,
+            } & !found & !bit(skull);
+            let up = if skull >= lo { takes(0, skull) } else { 0 };
+            let down = if skull <= hi { takes(2, skull) } else { 0 };
+            if pool & (up | down) == 0 {
+                found |= bit(skull);
+            }
+        }
+        if found == never {
+            return never;
+        }
+        never = found;
+    }
 }
 
 /// The fixed facts of a search: the draw pile in order and the variant.
