@@ -27,7 +27,7 @@ class TheGameExtremeEngine(TheGameEngine):
 
     def facts(self, position: Position) -> list[str]:
         """The Game's dead cards, then the cards the instructions keep from ever being played."""
-        return super().facts(position) + reasons.never_played(position)
+        return super().facts(position) + [why for _, why in reasons.never_played(position)]
 
     def clogged(self, end: Position) -> str | None:
         """The Game's clogged hand, naming the instructions that keep it from making a turn."""

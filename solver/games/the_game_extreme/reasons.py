@@ -30,9 +30,9 @@ def named(position: Position, card: int) -> str:
     return f"{card}!{kind}" if kind else str(card)
 
 
-def listed(cards) -> str:
-    """`24`, `24 and 30`, `24, 30 and 41`."""
-    words = [str(c) for c in sorted(cards)]
+def listed(cards, name=str) -> str:
+    """`24`, `24 and 30`, `24, 30 and 41`, each card written by `name`."""
+    words = [name(c) for c in sorted(cards)]
     return " and ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
@@ -41,34 +41,28 @@ def holder(position: Position, card: int) -> int | None:
     return next((number for number, hand in enumerate(position.hands, start=1) if card in hand), None)
 
 
-def never_played(position: Position) -> list[str]:
-    """A sentence for each card the instructions keep from ever being played, beyond The Game's
-    dead cards (which `dead_card_reasons` gives)."""
+def never_played(position: Position) -> list[tuple[set[int], str]]:
+    """The cards the instructions keep from ever being played, beyond The Game's dead cards
+    (which `dead_card_reasons` gives), each group with the sentence that says why."""
     remaining = set(position.draw).union(*position.hands)
     never = set(base.dead_cards(position))
-    facts, locked = [], False
+    facts = []
     while True:
         alive = remaining - never
-        if not locked:
-            lock = backwards_lock(position, alive, never)
-            if lock:
-                locked = True
-                facts.append(lock[0])
-                never |= lock[1]
-                continue
+        found = backwards_lock(position, alive)  # (found once: then it strands no card still alive)
         for card in sorted(alive):
-            kind = position.instruction(card)
-            why = (uncoverable_skull(position, card, alive, never) if kind == "skull"
-                   else short_three(position, card, never) if kind == "three" else None)
-            if why:
-                facts.append(why)
-                never.add(card)
+            if found:
                 break
-        else:
+            kind = position.instruction(card)
+            found = (uncoverable_skull(position, card, alive, never) if kind == "skull"
+                     else short_threes(position, card, alive) if kind == "three" else None)
+        if not found:
             return facts
+        facts.append(found)
+        never |= found[0]
 
 
-def uncoverable_skull(position: Position, skull: int, alive: set[int], never: set[int]) -> str | None:
+def uncoverable_skull(position: Position, skull: int, alive: set[int], never: set[int]) -> tuple[set[int], str] | None:
     """Why `skull` can never be played, if no card its player can still get could cover it on
     any pile that can take it. Ascending piles take it only at or above the lowest top they
     can reach (The Game's `lowest_reach`, over the cards that can still be played), and there a
@@ -80,7 +74,7 @@ def uncoverable_skull(position: Position, skull: int, alive: set[int], never: se
     high = base.highest_reach(position.piles[2:], alive)
     up = {c for c in pool if c > skull or c == skull - 10} if skull >= low else set()
     down = {c for c in pool if c < skull or c == skull + 10} if skull <= high else set()
-    if (skull < low and skull > high) or (up | down) - never:
+    if (skull < low and skull > high) or (up | down) & alive:
         return None
     up_words = f"a card above {skull}{f' or {skull - 10}' if skull > 11 else ''}"
     down_words = f"a card below {skull}{f' or {skull + 10}' if skull + 10 <= position.top else ''}"
@@ -92,46 +86,55 @@ def uncoverable_skull(position: Position, skull: int, alive: set[int], never: se
                  f"where {up_words} must go on it")
     else:
         where = f"on an ascending pile by {up_words}, on a descending one by {down_words}"
-    source = ("still to come" if player is None or position.players == 1
-              else f"player {player} can get (in hand or from the draw pile)")
     blocked = (up | down) & never
-    if blocked:
-        cards = "card" if len(blocked) == 1 else "cards"
-        cover = f"the only such {cards} {source}, {listed(blocked)}, can never be played"
+    if player is None or position.players == 1:
+        source, none = "still to come", "no such card is still to come"
+    elif position.draw:
+        source = f"player {player} can get (in hand or from the draw pile)"
+        none = f"player {player} can get no such card (in hand or from the draw pile)"
     else:
-        cover = f"no such card is {source}" if source == "still to come" else f"no such card is one player {player} can get"
-    return f"{skull}!skull can never be played: it must be covered in the turn it is played, {where}; {cover}"
+        source, none = f"player {player} holds", f"player {player} holds no such card and the draw pile is empty"
+    cover = f"the only such card{'s' * (len(blocked) > 1)} {source}, {listed(blocked)}, can never be played" if blocked else none
+    return {skull}, f"{skull}!skull can never be played: it must be covered in the turn it is played, {where}; {cover}"
 
 
-def short_three(position: Position, three: int, never: set[int]) -> str | None:
+def short_threes(position: Position, three: int, alive: set[int]) -> tuple[set[int], str] | None:
     """Why `three` can never be played, if its turn cannot reach exactly 3 cards: no hand holds
     3, or the draw pile is empty and its holder has fewer than 3 cards that can still be played
-    (counting, mid-turn, the cards the holder has played this turn while a three may still join)."""
+    (counting, mid-turn, the cards the holder has played this turn while a three may still join);
+    with the other threes this holds for (every three, or the holder's)."""
     if position.hand_size < THREE:
-        return f"{three}!three can never be played: a turn with it has exactly 3 cards, and a hand holds at most {position.hand_size}"
+        threes = {c for c in alive if position.instruction(c) == "three"}
+        return threes, f"{subject(position, threes)} exactly 3 cards, and a hand holds at most {position.hand_size}"
     player = holder(position, three)
     if position.draw or player is None:
         return None
     hand = position.hands[player - 1]
-    usable = [c for c in hand if c not in never]
+    usable = [c for c in hand if c in alive]
     this_turn = (position.played if player == position.to_move and not position.stopped
                  and position.played < THREE else 0)
     if len(usable) + this_turn >= THREE:
         return None
     have = f"has played {this_turn} this turn and holds only {len(usable)} more" if this_turn else f"holds only {len(usable)}"
     have += " card" if len(usable) == 1 else " cards"
-    gone = [c for c in hand if c in never]
+    gone = [c for c in hand if c not in alive]
     if gone:
         have += f" that can still be played ({listed(gone)} can never be)"
-    return (f"{three}!three can never be played: a turn with it has exactly 3 cards, the draw pile is empty "
-            f"and player {player} {have}")
+    threes = {c for c in usable if position.instruction(c) == "three"}
+    return threes, f"{subject(position, threes)} exactly 3 cards, the draw pile is empty and player {player} {have}"
 
 
-def backwards_lock(position: Position, alive: set[int], never: set[int]) -> tuple[str, set[int]] | None:
+def subject(position: Position, threes: set[int]) -> str:
+    """`13!three can never be played: a turn with it has`, or with them, `with one of them`."""
+    one = "it" if len(threes) == 1 else "one of them"
+    return f"{listed(threes, lambda c: named(position, c))} can never be played: a turn with {one} has"
+
+
+def backwards_lock(position: Position, alive: set[int]) -> tuple[set[int], str] | None:
     """A no-backwards card on a pile top that can never be covered (only a forward card could,
     since the backwards trick is what it forbids), with the cards this strands: with no backwards
     trick ever again the ascending piles never go below their lowest top nor the descending above
-    their highest. None when no such card strands a card still to come beyond `never`."""
+    their highest. None when no such card strands a card that could still be played (`alive`)."""
     for pile, top in enumerate(position.piles):
         if position.instruction(top) != "no-backwards":
             continue
@@ -143,11 +146,11 @@ def backwards_lock(position: Position, alive: set[int], never: set[int]) -> tupl
         if not stranded:
             return None
         beyond = f"above {top}" if ascending else f"below {top}"
-        return (f"{top}!no-backwards on {PILES[pile]} can never be covered (no card {beyond} can still be played, "
+        return stranded, (f"{top}!no-backwards on {PILES[pile]} can never be covered (no card {beyond} can still be played, "
                 f"and the backwards trick is what it forbids), so no backwards trick is possible again: "
                 f"{listed(stranded)} can never be played (the ascending piles are at "
                 f"{' and '.join(map(str, position.piles[:2]))} and the descending at "
-                f"{' and '.join(map(str, position.piles[2:]))})", stranded)
+                f"{' and '.join(map(str, position.piles[2:]))})")
     return None
 
 
@@ -160,6 +163,8 @@ def clogged(position: Position) -> str | None:
     """The Game's sentence for the hand stuck at the end, naming the instructions that stop it:
     the turns the player could make if one kind of instruction had no effect (failing that, if
     none had), each with the rule it would break."""
+    if not position.is_over() or position.is_won():
+        return None
     turns = [a_turn(without(position, (kind,))) for kind in BINDING]
     turns = [t for t in turns if t] or [t for t in [a_turn(without(position, BINDING))] if t]
     blocked = "; ".join(f"{' then '.join(map(str, turn))} would {rule}" for turn in turns for rule in broken_rules(position, turn))
@@ -172,17 +177,22 @@ def without(position: Position, kinds: tuple[str, ...]) -> Position:
 
 
 def a_turn(position: Position) -> list[Play] | None:
-    """A complete turn for the player to move, or None: every legal play leaves the turn
-    completable, so taking the first one until the turn may end finds one."""
+    """A shortest complete turn for the player to move, or None (every legal play leaves the
+    turn completable, so a search by length over legal plays finds one)."""
     if position.is_over():
         return None
-    plays = []
-    while True:
+
+    def turn_of(position: Position, length: int) -> list[Play] | None:
         moves = position.legal_moves()
-        if not moves or EndTurn() in moves:
-            return plays
-        plays.append(moves[0])
-        position = position.apply(moves[0])
+        if length == 0:
+            return [] if not moves or EndTurn() in moves else None
+        for play in (m for m in moves if isinstance(m, Play)):
+            rest = turn_of(position.apply(play), length - 1)
+            if rest is not None:
+                return [play, *rest]
+        return None
+
+    return next(turn for length in range(1, len(position.hand) + 1) if (turn := turn_of(position, length)) is not None)
 
 
 def broken_rules(position: Position, turn: list[Play]) -> list[str]:
