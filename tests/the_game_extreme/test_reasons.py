@@ -170,8 +170,9 @@ def test_every_card_said_never_to_be_played_is_played_by_no_line():
     threes (short hands and empty draw piles) fire, and each is sound."""
     rng = random.Random(2026)
     kinds = dict(zip(x.KINDS, [1, 4, 3, 1, 3, 2, 1]))
-    fired = reasons_checked(late_position(rng, rng.randint(8, 12), rng.choice([2, 3, 3, 4]), rng.randint(1, 2), kinds,
-                                          (0, 14)) for _ in range(600))
+    fired = reasons_checked(
+        late_position(rng, rng.randint(8, 12), rng.choice([2, 3, 3, 4]), rng.randint(1, 2), kinds, (0, 14))
+        for _ in range(600))
     assert fired["!skull"] >= 50 and fired["the draw pile is empty"] >= 10 and fired["a hand holds at most"] >= 50, fired
 
 

@@ -47,36 +47,40 @@ def never_played(position: Position) -> list[tuple[set[int], str]]:
     remaining = set(position.draw).union(*position.hands)
     never = set(base.dead_cards(position))
     facts = []
-    while True:
-        alive = remaining - never
-        found = backwards_lock(position, alive)  # (found once: then it strands no card still alive)
-        for card in sorted(alive):
-            if found:
-                break
-            kind = position.instruction(card)
-            found = (uncoverable_skull(position, card, alive, never) if kind == "skull"
-                     else short_threes(position, card, alive) if kind == "three" else None)
-        if not found:
-            return facts
+    while found := next_fact(position, remaining - never):
         facts.append(found)
         never |= found[0]
+    return facts
 
 
-def uncoverable_skull(position: Position, skull: int, alive: set[int], never: set[int]) -> tuple[set[int], str] | None:
+def next_fact(position: Position, alive: set[int]) -> tuple[set[int], str] | None:
+    """The first cards found that can never be played, of those not known yet (`alive`)."""
+    lock = backwards_lock(position, alive)
+    if lock:
+        return lock
+    for card in sorted(alive):
+        check = CHECKS.get(position.instruction(card))
+        found = check(position, card, alive) if check else None
+        if found:
+            return found
+    return None
+
+
+def uncoverable_skull(position: Position, skull: int, alive: set[int]) -> tuple[set[int], str] | None:
     """Why `skull` can never be played, if no card its player can still get could cover it on
     any pile that can take it. Ascending piles take it only at or above the lowest top they
     can reach (The Game's `lowest_reach`, over the cards that can still be played), and there a
     card above it or 10 below covers it; mirrored for descending piles."""
     player = holder(position, skull)
-    pool = set(position.draw).union(*position.hands) if player is None else {*position.hands[player - 1], *position.draw}
-    pool.discard(skull)
+    hands = position.hands if player is None else [position.hands[player - 1]]
+    pool = set(position.draw).union(*hands) - {skull}
     low = base.lowest_reach(position.piles[:2], alive)
     high = base.highest_reach(position.piles[2:], alive)
     up = {c for c in pool if c > skull or c == skull - 10} if skull >= low else set()
     down = {c for c in pool if c < skull or c == skull + 10} if skull <= high else set()
     if (skull < low and skull > high) or (up | down) & alive:
         return None
-    up_words = f"a card above {skull}{f' or {skull - 10}' if skull > 11 else ''}"
+    up_words = f"a card above {skull}{f' or {skull - 10}' if skull - 10 >= 2 else ''}"
     down_words = f"a card below {skull}{f' or {skull + 10}' if skull + 10 <= position.top else ''}"
     if skull < low:
         where = (f"and only a descending pile can take it (the ascending ones can come back no lower than {low}), "
@@ -86,7 +90,7 @@ def uncoverable_skull(position: Position, skull: int, alive: set[int], never: se
                  f"where {up_words} must go on it")
     else:
         where = f"on an ascending pile by {up_words}, on a descending one by {down_words}"
-    blocked = (up | down) & never
+    blocked = (up | down) - alive
     if player is None or position.players == 1:
         source, none = "still to come", "no such card is still to come"
     elif position.draw:
@@ -94,7 +98,8 @@ def uncoverable_skull(position: Position, skull: int, alive: set[int], never: se
         none = f"player {player} can get no such card (in hand or from the draw pile)"
     else:
         source, none = f"player {player} holds", f"player {player} holds no such card and the draw pile is empty"
-    cover = f"the only such card{'s' * (len(blocked) > 1)} {source}, {listed(blocked)}, can never be played" if blocked else none
+    cards = "cards" if len(blocked) > 1 else "card"
+    cover = f"the only such {cards} {source}, {listed(blocked)}, can never be played" if blocked else none
     return {skull}, f"{skull}!skull can never be played: it must be covered in the turn it is played, {where}; {cover}"
 
 
@@ -115,7 +120,9 @@ def short_threes(position: Position, three: int, alive: set[int]) -> tuple[set[i
                  and position.played < THREE else 0)
     if len(usable) + this_turn >= THREE:
         return None
-    have = f"has played {this_turn} this turn and holds only {len(usable)} more" if this_turn else f"holds only {len(usable)}"
+    have = f"holds only {len(usable)}"
+    if this_turn:
+        have = f"has played {this_turn} this turn and {have} more"
     have += " card" if len(usable) == 1 else " cards"
     gone = [c for c in hand if c not in alive]
     if gone:
@@ -146,14 +153,16 @@ def backwards_lock(position: Position, alive: set[int]) -> tuple[set[int], str] 
         if not stranded:
             return None
         beyond = f"above {top}" if ascending else f"below {top}"
-        return stranded, (f"{top}!no-backwards on {PILES[pile]} can never be covered (no card {beyond} can still be played, "
-                f"and the backwards trick is what it forbids), so no backwards trick is possible again: "
-                f"{listed(stranded)} can never be played (the ascending piles are at "
-                f"{' and '.join(map(str, position.piles[:2]))} and the descending at "
-                f"{' and '.join(map(str, position.piles[2:]))})")
+        up, down = (" and ".join(map(str, tops)) for tops in (position.piles[:2], position.piles[2:]))
+        return stranded, (
+            f"{top}!no-backwards on {PILES[pile]} can never be covered (no card {beyond} can still be played, "
+            f"and the backwards trick is what it forbids), so no backwards trick is possible again: "
+            f"{listed(stranded)} can never be played (the ascending piles are at {up} and the descending at {down})")
     return None
 
 
+#: Why a card of each instruction can never be played, when it cannot.
+CHECKS = {"skull": uncoverable_skull, "three": short_threes}
 #: The instructions that can keep cards that fit from making a turn; stop only helps, and
 #: no-talk and draw-one do not bind plays.
 BINDING = ("skull", "three", "no-backwards", "same-pile")
@@ -167,7 +176,8 @@ def clogged(position: Position) -> str | None:
         return None
     turns = [a_turn(without(position, (kind,))) for kind in BINDING]
     turns = [t for t in turns if t] or [t for t in [a_turn(without(position, BINDING))] if t]
-    blocked = "; ".join(f"{' then '.join(map(str, turn))} would {rule}" for turn in turns for rule in broken_rules(position, turn))
+    blocked = "; ".join(f"{' then '.join(map(str, turn))} would {rule}"
+                        for turn in turns for rule in broken_rules(position, turn))
     return base_reasons.clogged(position, name=lambda card: named(position, card), blocked=blocked)
 
 
@@ -192,7 +202,8 @@ def a_turn(position: Position) -> list[Play] | None:
                 return [play, *rest]
         return None
 
-    return next(turn for length in range(1, len(position.hand) + 1) if (turn := turn_of(position, length)) is not None)
+    return next(turn for length in range(1, len(position.hand) + 1)
+                if (turn := turn_of(position, length)) is not None)
 
 
 def broken_rules(position: Position, turn: list[Play]) -> list[str]:
