@@ -53,6 +53,12 @@ def test_a_three_counts_only_the_cards_that_can_still_be_played():
     both = facts(dead.replace("20", "20!three"))
     assert both == ["13!three and 20!three can never be played: a turn with one of them has exactly 3 cards, "
                     "the draw pile is empty and player 1 holds only 2 cards that can still be played (45 can never be)"]
+    mid_turn = "hand 1: 13!three\npiles: 50 60 35 30\ndraw: -\nto-move: 1\nplayed: 1\nthis-turn: down1\n"
+    assert facts(mid_turn) == ["13!three can never be played: a turn with it has exactly 3 cards, the draw pile is "
+                               "empty and player 1 has played 1 this turn and holds only 1 more card"]
+    assert facts(mid_turn.replace("13!three", "13!three 20")) == []  # 35, 20 and 13 on down1
+    small = "hand-size: 2\nhand 1: 13!three 20\ndraw: 2\npiles: 50 60 40 30\nto-move: 1\nplayed: 0\n"
+    assert facts(small) == ["13!three can never be played: a turn with it has exactly 3 cards, and a hand holds at most 2"]
 
 
 def test_a_skull_that_can_go_only_where_nothing_left_covers_it():
@@ -112,8 +118,8 @@ def test_the_clogged_last_hand_names_the_instruction_and_a_turn_it_forbids():
 def late_position(rng: random.Random, top: int, hand: int, players: int, kinds: dict[str, int],
                   moves: tuple[int, int]) -> x.Position:
     """A small deck dealt as The Game deals it, instructions (drawn with these weights) on 2 to 7
-    cards, after a number of random legal moves in the range `moves`; then, between turns, half the time a
-    no-backwards mark on a pile top (a lock needs one showing late in the game)."""
+    cards, after a number of random legal moves in the range `moves`; then, between turns, half
+    the time a no-backwards mark on a pile top (a lock needs one showing late in the game)."""
     plain = g.deal(rng.randrange(2**64), players=players, top=top, hand_size=hand)
     marks: dict[int, str] = {}
     for card in rng.sample(range(2, top + 1), rng.randint(2, 7)):
