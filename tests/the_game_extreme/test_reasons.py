@@ -207,3 +207,16 @@ def test_explain_shows_them_in_text_and_json(tmp_path):
     path.write_text("hand 1: 24!skul\n" + END)
     bad = CliRunner().invoke(main, ["explain", "the-game-extreme", str(path)])
     assert bad.exit_code == 2 and bad.output.count("Error") == 1
+
+
+def test_explain_says_the_cards_that_can_never_be_played_bound_the_cards_left():
+    """In words only: when the search has proven less (here a result with its bound taken back
+    to 0, as a search cut short leaves it), explain counts the cards that can never be played."""
+    position = x.parse(SKULL_AND_THREE)
+    result = GAME.engine.solve(position, Budget(time_limit=20))
+    assert (result.value, result.bound) == (2, 2)
+    cut_short = GAME.engine.optimum_reasons(position, replace(result, bound=0), Budget())
+    assert cut_short[-1] == ("no line leaves fewer than 2 cards: 24, 37 can never be played (above), "
+                             "so the best line found leaves the fewest")
+    proven = GAME.engine.optimum_reasons(position, result, Budget())
+    assert proven[-1] == "no line leaves fewer than 2 cards: the exhaustive search proved it"

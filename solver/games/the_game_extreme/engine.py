@@ -29,6 +29,9 @@ class TheGameExtremeEngine(TheGameEngine):
         """The Game's dead cards, then the cards the instructions keep from ever being played."""
         return super().facts(position) + [why for _, why in reasons.never_played(position)]
 
+    def never_played(self, position: Position) -> set[int]:
+        return super().never_played(position).union(*(cards for cards, _ in reasons.never_played(position)))
+
     def clogged(self, end: Position) -> str | None:
         """The Game's clogged hand, naming the instructions that keep it from making a turn."""
         return reasons.clogged(end)
