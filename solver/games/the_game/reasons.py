@@ -37,7 +37,8 @@ def clogged(position: Position, name=str, blocked: str = "") -> str | None:
     # Cards that fit one at a time need not make a whole turn (one covers the other's pile, or
     # in Extreme an instruction showing forbids it).
     why = ", but no complete turn can be made with them" if len(fits) >= position.minimum or blocked else ""
-    why += f": {blocked}" if blocked else ""
+    if blocked:
+        why += f": {blocked}"
     return (
         f"player {position.to_move} holds {' '.join(map(name, sorted(position.hand)))} with piles at "
         f"{' '.join(map(name, position.piles))} and must play {position.minimum}; the cards that fit: {playable}{why}"

@@ -30,6 +30,7 @@ class TheGameExtremeEngine(TheGameEngine):
         return super().facts(position) + [why for _, why in reasons.never_played(position)]
 
     def never_played(self, position: Position) -> set[int]:
+        """The Game's dead cards and those of the instructions' reasons."""
         return super().never_played(position).union(*(cards for cards, _ in reasons.never_played(position)))
 
     def clogged(self, end: Position) -> str | None:
