@@ -79,6 +79,15 @@ def test_a_skull_counts_only_the_cards_its_own_player_can_get():
     assert facts("hand 1: 40!skull 5 45\npiles: 30 35 20 25\n" + END) == []  # one player: 45 covers it
 
 
+def test_skulls_alone_can_never_be_played_since_a_turn_never_ends_on_one():
+    """Each of 28 and 37 could cover the other, but the last of them would show at the turn's end."""
+    skulls = "hand 1: -\nhand 2: 28!skull 37!skull\ndraw: -\npiles: 98 24 23 79\nto-move: 2\nplayed: 0\n"
+    assert facts(skulls) == [
+        "28!skull and 37!skull can never be played: the last card of a turn shows on its pile when the turn ends, "
+        "so it is never a skull, and every card player 2 holds that can still be played is a skull"]
+    assert facts(skulls.replace("37!skull", "37!skull 50")) == []  # 28 on up2, then 50 on it
+
+
 def test_a_no_backwards_card_nothing_can_cover_strands_what_only_a_backwards_trick_could_bring_back():
     assert facts(LOCKED) == [
         "30!no-backwards on up1 can never be covered (no card above 30 can still be played, and the backwards "
@@ -140,31 +149,33 @@ def late_position(rng: random.Random, top: int, hand: int, players: int, kinds: 
     return position
 
 
-def cards_ever_played(position: x.Position) -> set[int]:
-    """Every card some line from `position` plays (every reachable position visited once)."""
-    seen, played, stack = set(), set(), [position]
+def some_line_plays(position: x.Position, cards: set[int]) -> bool:
+    """Whether some line from `position` plays one of `cards` (a depth-first search over the
+    reachable positions, each visited once, that stops at the first such play)."""
+    seen, stack = set(), [position]
     while stack:
         here = stack.pop()
         if x.key(here) in seen:
             continue
         seen.add(x.key(here))
         for move in here.legal_moves():
-            if isinstance(move, g.Play):
-                played.add(move.card)
+            if isinstance(move, g.Play) and move.card in cards:
+                return True
             stack.append(here.apply(move))
-    return played
+    return False
 
 
 def reasons_checked(positions) -> dict[str, int]:
     """For each position: no line plays a card a reason names, so the fewest cards left is at
     least the dead cards and those. The reasons found, by kind."""
-    fired = {"!skull": 0, "the draw pile is empty": 0, "a hand holds at most": 0, "!no-backwards": 0}
+    fired = {"must be covered": 0, "never a skull": 0, "the draw pile is empty": 0, "a hand holds at most": 0,
+             "!no-backwards": 0}
     for position in positions:
         found = reasons.never_played(position)
         if not found:
             continue
         never = set().union(*(cards for cards, _ in found))
-        assert not never & cards_ever_played(position), x.format_position(position)
+        assert not some_line_plays(position, never), x.format_position(position)
         assert x.fewest_cards_left(position)[0] >= len(never | set(g.dead_cards(position)))
         for _, why in found:
             fired[next(words for words in fired if words in why)] += 1
@@ -179,7 +190,7 @@ def test_every_card_said_never_to_be_played_is_played_by_no_line():
     fired = reasons_checked(
         late_position(rng, rng.randint(8, 12), rng.choice([2, 3, 3, 4]), rng.randint(1, 2), kinds, (0, 14))
         for _ in range(600))
-    assert fired["!skull"] >= 50 and fired["the draw pile is empty"] >= 10 and fired["a hand holds at most"] >= 50, fired
+    assert all(fired[words] >= 5 for words in fired if words != "!no-backwards"), fired
 
 
 def test_a_no_backwards_lock_is_sound():

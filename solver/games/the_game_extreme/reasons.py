@@ -59,10 +59,10 @@ def next_fact(position: Position, alive: set[int]) -> tuple[set[int], str] | Non
     if lock:
         return lock
     for card in sorted(alive):
-        check = CHECKS.get(position.instruction(card))
-        found = check(position, card, alive) if check else None
-        if found:
-            return found
+        for check in CHECKS.get(position.instruction(card), ()):
+            found = check(position, card, alive)
+            if found:
+                return found
     return None
 
 
@@ -101,6 +101,24 @@ def uncoverable_skull(position: Position, skull: int, alive: set[int]) -> tuple[
     cards = "cards" if len(blocked) > 1 else "card"
     cover = f"the only such {cards} {source}, {listed(blocked)}, can never be played" if blocked else none
     return {skull}, f"{skull}!skull can never be played: it must be covered in the turn it is played, {where}; {cover}"
+
+
+def only_skulls(position: Position, skull: int, alive: set[int]) -> tuple[set[int], str] | None:
+    """Why `skull` and its player's other skulls can never be played, if every card that player
+    can still play is a skull: the last card of a turn shows on its pile when the turn ends, so
+    it is never a skull, and a turn of skulls alone has no last card."""
+    player = holder(position, skull)
+    hands = position.hands if player is None else [position.hands[player - 1]]
+    pool = set(position.draw).union(*hands) & alive
+    if any(position.instruction(card) != "skull" for card in pool):
+        return None
+    if player is None or position.players == 1:
+        whose = "every card still to come that can still be played"
+    else:
+        whose = f"every card player {player} {'can get' if position.draw else 'holds'} that can still be played"
+    names = listed(pool, lambda card: named(position, card))
+    return pool, (f"{names} can never be played: the last card of a turn shows on its pile when the turn ends, "
+                  f"so it is never a skull, and {whose} is a skull")
 
 
 def short_threes(position: Position, three: int, alive: set[int]) -> tuple[set[int], str] | None:
@@ -162,7 +180,7 @@ def backwards_lock(position: Position, alive: set[int]) -> tuple[set[int], str] 
 
 
 #: Why a card of each instruction can never be played, when it cannot.
-CHECKS = {"skull": uncoverable_skull, "three": short_threes}
+CHECKS = {"skull": (uncoverable_skull, only_skulls), "three": (short_threes,)}
 #: The instructions that can keep cards that fit from making a turn; stop only helps, and
 #: no-talk and draw-one do not bind plays.
 BINDING = ("skull", "three", "no-backwards", "same-pile")
