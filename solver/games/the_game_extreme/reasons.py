@@ -3,6 +3,7 @@ can check at the table:
 
 - a skull no card still to come could cover, on any pile that can take it (it must be covered in
   the turn it is played, by the same player);
+- skulls that are all a player can still play (a turn's last card shows when it ends);
 - a three whose holder can no longer make a turn of exactly 3 cards;
 - a no-backwards card on a pile top that nothing can cover, so no backwards trick is possible
   again, and the cards only a backwards trick could bring back are stranded;
