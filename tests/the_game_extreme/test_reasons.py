@@ -36,7 +36,7 @@ def test_a_three_whose_hand_cannot_make_three_cards_and_the_skull_only_it_could_
         "and player 1 holds only 2 cards",
         "37!skull can never be played: it must be covered in the turn it is played, and only a descending "
         "pile can take it (the ascending ones can come back no lower than 56), where a card below 37 or 47 "
-        "must go on it; the only such card still to come, 24, can never be played",
+        "must go on it; the only card still to come that could, 24, can never be played",
     ]
     # with a third card the three can be played (24, 37 and 20 on down2), and so can the skull
     assert facts(SKULL_AND_THREE.replace("24!three", "24!three 20")) == []
@@ -66,7 +66,7 @@ def test_a_skull_that_can_go_only_where_nothing_left_covers_it():
     assert facts(high) == [
         "98!skull can never be played: it must be covered in the turn it is played, and only an ascending "
         "pile can take it (the descending ones can come back no higher than 50), where a card above 98 or 88 "
-        "must go on it; no such card is still to come"]
+        "must go on it; no card still to come can cover it"]
     assert facts(high.replace(" 20 ", " 88 ")) == []  # 88 covers it by the backwards trick
 
 
@@ -75,7 +75,7 @@ def test_a_skull_counts_only_the_cards_its_own_player_can_get():
     assert facts(two) == [
         "40!skull can never be played: it must be covered in the turn it is played, and only an ascending "
         "pile can take it (the descending ones can come back no higher than 25), where a card above 40 or 30 "
-        "must go on it; player 1 holds no such card and the draw pile is empty"]
+        "must go on it; no card player 1 holds can cover it"]
     assert facts("hand 1: 40!skull 5 45\npiles: 30 35 20 25\n" + END) == []  # one player: 45 covers it
 
 

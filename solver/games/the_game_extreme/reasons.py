@@ -42,6 +42,16 @@ def holder(position: Position, card: int) -> int | None:
     return next((number for number, hand in enumerate(position.hands, start=1) if card in hand), None)
 
 
+def pool(position: Position, card: int) -> tuple[set[int], str]:
+    """The cards the player holding `card` can still get (their hand and the draw pile; every
+    card for one in the draw pile), and the words for them after "every card"."""
+    player = holder(position, card)
+    if player is None or position.players == 1:
+        return set(position.draw).union(*position.hands), "still to come"
+    words = f"player {player} can get (in hand or from the draw pile)" if position.draw else f"player {player} holds"
+    return {*position.hands[player - 1], *position.draw}, words
+
+
 def never_played(position: Position) -> list[tuple[set[int], str]]:
     """The cards the instructions keep from ever being played, beyond The Game's dead cards
     (which `dead_card_reasons` gives), each group with the sentence that says why."""
@@ -72,13 +82,12 @@ def uncoverable_skull(position: Position, skull: int, alive: set[int]) -> tuple[
     any pile that can take it. Ascending piles take it only at or above the lowest top they
     can reach (The Game's `lowest_reach`, over the cards that can still be played), and there a
     card above it or 10 below covers it; mirrored for descending piles."""
-    player = holder(position, skull)
-    hands = position.hands if player is None else [position.hands[player - 1]]
-    pool = set(position.draw).union(*hands) - {skull}
+    cards, whose = pool(position, skull)
+    cards.discard(skull)
     low = base.lowest_reach(position.piles[:2], alive)
     high = base.highest_reach(position.piles[2:], alive)
-    up = {c for c in pool if c > skull or c == skull - 10} if skull >= low else set()
-    down = {c for c in pool if c < skull or c == skull + 10} if skull <= high else set()
+    up = {c for c in cards if c > skull or c == skull - 10} if skull >= low else set()
+    down = {c for c in cards if c < skull or c == skull + 10} if skull <= high else set()
     if (skull < low and skull > high) or (up | down) & alive:
         return None
     up_words = f"a card above {skull}{f' or {skull - 10}' if skull - 10 >= 2 else ''}"
@@ -92,15 +101,10 @@ def uncoverable_skull(position: Position, skull: int, alive: set[int]) -> tuple[
     else:
         where = f"on an ascending pile by {up_words}, on a descending one by {down_words}"
     blocked = (up | down) - alive
-    if player is None or position.players == 1:
-        source, none = "still to come", "no such card is still to come"
-    elif position.draw:
-        source = f"player {player} can get (in hand or from the draw pile)"
-        none = f"player {player} can get no such card (in hand or from the draw pile)"
+    if blocked:
+        cover = f"the only card{'s' * (len(blocked) > 1)} {whose} that could, {listed(blocked)}, can never be played"
     else:
-        source, none = f"player {player} holds", f"player {player} holds no such card and the draw pile is empty"
-    cards = "cards" if len(blocked) > 1 else "card"
-    cover = f"the only such {cards} {source}, {listed(blocked)}, can never be played" if blocked else none
+        cover = f"no card {whose} can cover it"
     return {skull}, f"{skull}!skull can never be played: it must be covered in the turn it is played, {where}; {cover}"
 
 
@@ -108,18 +112,13 @@ def only_skulls(position: Position, skull: int, alive: set[int]) -> tuple[set[in
     """Why `skull` and its player's other skulls can never be played, if every card that player
     can still play is a skull: the last card of a turn shows on its pile when the turn ends, so
     it is never a skull, and a turn of skulls alone has no last card."""
-    player = holder(position, skull)
-    hands = position.hands if player is None else [position.hands[player - 1]]
-    pool = set(position.draw).union(*hands) & alive
-    if any(position.instruction(card) != "skull" for card in pool):
+    cards, whose = pool(position, skull)
+    skulls = cards & alive
+    if any(position.instruction(card) != "skull" for card in skulls):
         return None
-    if player is None or position.players == 1:
-        whose = "every card still to come that can still be played"
-    else:
-        whose = f"every card player {player} {'can get' if position.draw else 'holds'} that can still be played"
-    names = listed(pool, lambda card: named(position, card))
-    return pool, (f"{names} can never be played: the last card of a turn shows on its pile when the turn ends, "
-                  f"so it is never a skull, and {whose} is a skull")
+    names = listed(skulls, lambda card: named(position, card))
+    return skulls, (f"{names} can never be played: the last card of a turn shows on its pile when the turn "
+                    f"ends, so it is never a skull, and every card {whose} that can still be played is a skull")
 
 
 def short_threes(position: Position, three: int, alive: set[int]) -> tuple[set[int], str] | None:
