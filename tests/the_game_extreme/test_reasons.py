@@ -58,7 +58,8 @@ def test_a_three_counts_only_the_cards_that_can_still_be_played():
                                "empty and player 1 has played 1 this turn and holds only 1 more card"]
     assert facts(mid_turn.replace("13!three", "13!three 20")) == []  # 35, 20 and 13 on down1
     small = "hand-size: 2\nhand 1: 13!three 20\ndraw: 2\npiles: 50 60 40 30\nto-move: 1\nplayed: 0\n"
-    assert facts(small) == ["13!three can never be played: a turn with it has exactly 3 cards, and a hand holds at most 2"]
+    assert facts(small) == ["13!three can never be played: a turn with it has exactly 3 cards, and a hand holds "
+                            "at most 2"]
 
 
 def test_a_skull_that_can_go_only_where_nothing_left_covers_it():
