@@ -208,23 +208,43 @@ class TheGameEngine(Engine):
             verdicts.append(MoveVerdict(move, MOVE_LABELS[verdict], None, search.cards_left, search.lower_bound, best))
         return AnalyseResult(self.name, verdict_of_moves(UNKNOWN, verdicts), verdicts, total, CARDS_LEFT)
 
+    def facts(self, position: Position) -> list[str]:
+        """Why cards must remain, each checkable from `position`: the cards no pile can take
+        again (Extreme adds the cards its instructions keep from being played)."""
+        return reasons.dead_card_reasons(position)
+
+    def never_played(self, position: Position) -> set[int]:
+        """The cards `facts` says can never be played: each stays to the end of every line."""
+        return set(rules.dead_cards(position))
+
+    def clogged(self, end: Position) -> str | None:
+        """At the end of a line with cards left: why the player to move has no turn."""
+        return reasons.clogged(end)
+
     def optimum_reasons(self, position: Position, result: TheGameResult, budget: Budget) -> list[str]:
-        """Cards no pile can take again, the hand clogged at the end of the best line, and the
-        proven lower bound."""
-        facts = reasons.dead_card_reasons(position)
+        """Cards that can never be played, the hand clogged at the end of the best line, and the
+        lower bound: the search's, or the count of those cards when that is more (in words only:
+        the result keeps the search's bound)."""
+        facts = self.facts(position)
         if result.verdict == WINNABLE:
             return facts + [f"winnable: player {result.starter} starting, every card can be played "
                             "(`winnable solve` shows how)"]
         end = self.rules.replay(result.start, result.solution)
         facts.append(f"the best line found (player {result.starter} starting) ends after {len(result.turns)} turns "
                      f"with {result.value} cards left")
-        clogged = reasons.clogged(end)
+        clogged = self.clogged(end)
         if clogged:
             facts.append(f"there {clogged}")
-        facts += [f"at that point {fact}" for fact in reasons.dead_card_reasons(end)]
-        if result.bound > 0:
+        if result.solution:  # (else the line's end is the position itself, whose facts are above)
+            facts += [f"at that point {fact}" for fact in self.facts(end)]
+        never = sorted(self.never_played(position))
+        if result.bound > 0 and result.bound >= len(never):
             facts.append(f"no line leaves fewer than {result.bound} cards: "
                          f"{'the exhaustive search proved it' if result.optimal else 'proven so far'}")
+        elif never:
+            best = ", so the best line found leaves the fewest" if len(never) == result.value else ""
+            facts.append(f"no line leaves fewer than {len(never)} card{'s' * (len(never) > 1)}: "
+                         f"{', '.join(map(str, never))} can never be played (above){best}")
         else:
             facts.append("not decided within the budget: no line leaving fewer cards was found, none was ruled out")
         return facts

@@ -26,16 +26,20 @@ def dead_card_reasons(position: Position) -> list[str]:
     return [dead_card_reason(position, card) for card in rules.dead_cards(position)]
 
 
-def clogged(position: Position) -> str | None:
-    """At the end of a game with cards left: the hand that could not play the minimum."""
+def clogged(position: Position, name=str, blocked: str = "") -> str | None:
+    """At the end of a game with cards left: the hand that could not play the minimum. `name`
+    writes a card (Extreme adds its instruction) and `blocked` says why the cards that fit make
+    no complete turn, where the variant knows more than The Game."""
     if not position.is_over() or position.is_won():
         return None
     fits = sorted({c for c in position.hand for p, t in enumerate(position.piles) if rules.accepts(p, t, c)})
     playable = ", ".join(map(str, fits)) or "none of them"
     # Cards that fit one at a time need not make a whole turn (one covers the other's pile, or
     # in Extreme an instruction showing forbids it).
-    why = ", but no complete turn can be made with them" if len(fits) >= position.minimum else ""
+    why = ", but no complete turn can be made with them" if len(fits) >= position.minimum or blocked else ""
+    if blocked:
+        why += f": {blocked}"
     return (
-        f"player {position.to_move} holds {' '.join(map(str, sorted(position.hand)))} with piles at "
-        f"{' '.join(map(str, position.piles))} and must play {position.minimum}; the cards that fit: {playable}{why}"
+        f"player {position.to_move} holds {' '.join(map(name, sorted(position.hand)))} with piles at "
+        f"{' '.join(map(name, position.piles))} and must play {position.minimum}; the cards that fit: {playable}{why}"
     )

@@ -9,7 +9,7 @@ from puzzles.the_game_extreme import KINDS, Position
 
 from ...contract import GameEntry, Option
 from ..the_game.engine import TheGameEngine
-from . import picture
+from . import picture, reasons
 
 #: The kernel's number of the turn's pile before its first play (0-3 are piles, MIXED is 4).
 NO_PILE = 5
@@ -24,6 +24,18 @@ class TheGameExtremeEngine(TheGameEngine):
         marks = [(card, KINDS.index(kind) + 1) for card, kind in start.marks]
         turn_pile = NO_PILE if start.turn_pile is None else start.turn_pile
         return {"marks": marks, "turn": (turn_pile, start.three, start.stopped)}
+
+    def facts(self, position: Position) -> list[str]:
+        """The Game's dead cards, then the cards the instructions keep from ever being played."""
+        return super().facts(position) + [why for _, why in reasons.never_played(position)]
+
+    def never_played(self, position: Position) -> set[int]:
+        """The Game's dead cards and those of the instructions' reasons."""
+        return super().never_played(position).union(*(cards for cards, _ in reasons.never_played(position)))
+
+    def clogged(self, end: Position) -> str | None:
+        """The Game's clogged hand, naming the instructions that keep it from making a turn."""
+        return reasons.clogged(end)
 
 
 GAME = GameEntry(
