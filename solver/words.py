@@ -26,6 +26,11 @@ def ranks_word(r: int) -> str:
     return _FACES[r][1] + "s" if r in _FACES else f"{r}s"
 
 
+def amount(n: int, word: str) -> str:
+    """'1 card', '3 cards'."""
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
 def times_word(n) -> str:
     return {1: "once", 2: "twice"}.get(n, f"{n} times")
 

@@ -28,6 +28,7 @@ from ...engine import Engine
 from ...result import (
     KEEPS, LOSES, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
+from ...words import amount
 from . import picture
 
 #: 40-byte entries: 160 MiB of proven bounds.
@@ -228,7 +229,7 @@ class EtalageEngine(Engine):
             elif value.upper < best_lower:
                 label, best = LOSES, False
                 lost = best_lower - value.upper
-                reason = f"gives away at least {lost} point{'s' * (lost != 1)} against the best move"
+                reason = f"gives away at least {amount(lost, 'point')} against the best move"
             else:
                 label, best, reason = UNKNOWN, None, None
             verdicts.append(MoveValue(move, label, reason, value.lower, value.upper, best))
@@ -263,7 +264,7 @@ class EtalageEngine(Engine):
             total.seconds += before.seconds + kept.seconds
             if kept.upper < before.lower:
                 lost = before.lower - kept.upper
-                label, reason = LOSES, (f"player {mover} gave away at least {lost} point{'s' * (lost != 1)} "
+                label, reason = LOSES, (f"player {mover} gave away at least {amount(lost, 'point')} "
                                         f"against a guarantee of {before.lower}")
             elif kept.lower >= before.upper:
                 label, reason = KEEPS, None

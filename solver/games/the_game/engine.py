@@ -21,6 +21,7 @@ from ...engine import Engine, verdict_of_moves
 from ...result import (
     MOVE_LABELS, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
+from ...words import amount
 from . import picture, reasons
 
 #: 48-byte entries: 192 MiB of proven bounds.
@@ -230,8 +231,8 @@ class TheGameEngine(Engine):
             return facts + [f"winnable: player {result.starter} starting, every card can be played "
                             "(`winnable solve` shows how)"]
         end = self.rules.replay(result.start, result.solution)
-        facts.append(f"the best line found (player {result.starter} starting) ends after {len(result.turns)} turns "
-                     f"with {result.value} cards left")
+        facts.append(f"the best line found (player {result.starter} starting) ends after {amount(len(result.turns), 'turn')} "
+                     f"with {amount(result.value, 'card')} left")
         clogged = self.clogged(end)
         if clogged:
             facts.append(f"there {clogged}")
@@ -239,11 +240,11 @@ class TheGameEngine(Engine):
             facts += [f"at that point {fact}" for fact in self.facts(end)]
         never = sorted(self.never_played(position))
         if result.bound > 0 and result.bound >= len(never):
-            facts.append(f"no line leaves fewer than {result.bound} cards: "
+            facts.append(f"no line leaves fewer than {amount(result.bound, 'card')}: "
                          f"{'the exhaustive search proved it' if result.optimal else 'proven so far'}")
         elif never:
             best = ", so the best line found leaves the fewest" if len(never) == result.value else ""
-            facts.append(f"no line leaves fewer than {len(never)} card{'s' * (len(never) > 1)}: "
+            facts.append(f"no line leaves fewer than {amount(len(never), 'card')}: "
                          f"{', '.join(map(str, never))} can never be played (above){best}")
         else:
             facts.append("not decided within the budget: no line leaving fewer cards was found, none was ruled out")

@@ -22,6 +22,7 @@ from puzzles import the_game as base
 from puzzles.the_game import PILES, EndTurn, Play, is_backwards
 from puzzles.the_game_extreme import THREE, Position
 
+from ...words import amount
 from ..the_game import reasons as base_reasons
 
 
@@ -242,7 +243,7 @@ def broken_rules(position: Position, turn: list[Play]) -> list[str]:
             broken.append(f"put cards on two piles while {same}!same-pile shows")
     threes = [p.card for p in turn if position.instruction(p.card) == "three"]
     if threes and len(turn) != THREE:
-        broken.append(f"be {len(turn)} card{'s' * (len(turn) != 1)} where {threes[0]}!three needs exactly {THREE}")
+        broken.append(f"be {amount(len(turn), 'card')} where {threes[0]}!three needs exactly {THREE}")
     skull = showing("skull")
     if skull:
         broken.append(f"leave {skull}!skull uncovered")

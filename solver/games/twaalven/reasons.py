@@ -16,7 +16,9 @@ import networkx as nx
 from puzzles.cards import card_name, rank
 from puzzles.twaalven import PAIRS, PLAYERS, Position, other
 
-from ...words import a_rank, at, cards_at, column_of, column_order, rank_word, ranks_word, times_word, waiting_circle
+from ...words import (
+    a_rank, amount, at, cards_at, column_of, column_order, rank_word, ranks_word, times_word, waiting_circle,
+)
 from .pairs import Type, required_pairs
 
 OWNER: dict[Type, str] = {t: player for player in PLAYERS for t in PAIRS[player]}
@@ -71,7 +73,7 @@ def _cross_column_reasons(position: Position, need: dict[Type, int]) -> list[str
         else:
             found.append(
                 f"{player} must still take {name} {times_word(k)}, but the {which} left "
-                f"({cards_at(position, cards)}) make only {most} such pair{'s' * (most != 1)} "
+                f"({cards_at(position, cards)}) make only {amount(most, 'such pair')} "
                 "from different columns without sharing a card."
             )
     return found
