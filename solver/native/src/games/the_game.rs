@@ -163,6 +163,8 @@ pub struct Rules {
     draw_rest: Vec<u128>,
     /// Extreme's instruction of each card (0: none); all 0 in The Game.
     pub marks: [u8; 128],
+    /// `marked[kind]`: the cards carrying instruction `kind`.
+    marked: [u128; DRAW_ONE as usize + 1],
     /// Whether any card carries an instruction: the Extreme rules apply.
     pub extreme: bool,
 }
@@ -173,7 +175,7 @@ impl Rules {
         for i in (0..draw.len()).rev() {
             draw_rest[i] = draw_rest[i + 1] | bit(draw[i]);
         }
-        Rules { draw, players, hand_size, expert, top, draw_rest, marks: [0; 128], extreme: false }
+        Rules { draw, players, hand_size, expert, top, draw_rest, marks: [0; 128], marked: [0; DRAW_ONE as usize + 1], extreme: false }
     }
 
     /// The Extreme rules with these (card, instruction) marks.
@@ -183,6 +185,9 @@ impl Rules {
                 return Err(format!("mark {kind} on card {card} is out of range"));
             }
             self.marks[card as usize] = kind;
+        }
+        for card in 2..128u8 {
+            self.marked[self.marks[card as usize] as usize] |= bit(card);
         }
         self.extreme = true;
         Ok(self)
@@ -310,34 +315,58 @@ impl State {
         enough && !rules.shows(piles, SKULL)
     }
 
-    /// Extreme: the turn after `card` on `pile`, or None where the instructions forbid the play
-    /// (the reference's `_allowed`; whether the turn can still be completed is separate).
+    /// Extreme: the cards of `hand` the instructions allow on each pile now (the reference's
+    /// `_allowed` for a set of cards at once; whether the turn can still be completed after a
+    /// play is separate).
+    fn allowed_cards(rules: &Rules, hand: u128, piles: &[u8; PILES], turn: TurnSoFar) -> [u128; PILES] {
+        let mut out = [0; PILES];
+        if turn.stopped || (turn.three && turn.played >= 3) {
+            return out;
+        }
+        let mut barred = 0;
+        if turn.played >= 3 {
+            barred |= rules.marked[THREE as usize];
+        }
+        if turn.three && turn.played != 2 {
+            barred |= rules.marked[STOP as usize];
+        }
+        let no_backwards = rules.shows(piles, NO_BACKWARDS);
+        let same_pile = rules.shows(piles, SAME_PILE);
+        for (pile, cards) in out.iter_mut().enumerate() {
+            let t = piles[pile];
+            let same = turn.pile == NO_PILE || turn.pile == pile as u8;
+            if !same && same_pile {
+                continue;
+            }
+            *cards = hand & takes(pile, t) & !barred;
+            if no_backwards {
+                *cards &= if pile < 2 { above(t) } else { below(t) };
+            }
+            // A play onto a second pile may not leave a same-pile showing either; none shows
+            // before it, so only the card itself could.
+            if !same {
+                *cards &= !rules.marked[SAME_PILE as usize];
+            }
+        }
+        out
+    }
+
+    /// Extreme: the turn after `card` on `pile`, or None where the instructions forbid the play.
     fn allowed(rules: &Rules, piles: &[u8; PILES], turn: TurnSoFar, card: u8, pile: usize) -> Option<TurnSoFar> {
+        (Self::allowed_cards(rules, bit(card), piles, turn)[pile] != 0).then(|| Self::after_play(rules, turn, card, pile))
+    }
+
+    /// Extreme: the turn after an allowed play of `card` on `pile`.
+    #[inline]
+    fn after_play(rules: &Rules, turn: TurnSoFar, card: u8, pile: usize) -> TurnSoFar {
         let kind = rules.marks[card as usize];
-        if turn.stopped || !accepts(pile, piles[pile], card) || (turn.three && turn.played >= 3) {
-            return None;
-        }
-        if (kind == THREE && turn.played >= 3) || (kind == STOP && turn.three && turn.played != 2) {
-            return None;
-        }
-        if gap(pile, piles[pile], card) < 0 && rules.shows(piles, NO_BACKWARDS) {
-            return None;
-        }
         let same = turn.pile == NO_PILE || turn.pile == pile as u8;
-        if !same && rules.shows(piles, SAME_PILE) {
-            return None;
-        }
-        let mut after = *piles;
-        after[pile] = card;
-        if !same && rules.shows(&after, SAME_PILE) {
-            return None;
-        }
-        Some(TurnSoFar {
+        TurnSoFar {
             played: turn.played + 1,
             pile: if same { pile as u8 } else { MIXED },
             three: turn.three || kind == THREE,
             stopped: kind == STOP,
-        })
+        }
     }
 
     /// Extreme: can the turn be completed by the rules from here, with `hand` and `piles`?
@@ -400,20 +429,21 @@ impl State {
     /// Extreme: the plays the instructions allow from `hand` onto `piles` now, as (card, pile,
     /// the tops after it, the turn after it).
     fn turn_plays(rules: &Rules, hand: u128, piles: [u8; PILES], turn: TurnSoFar) -> impl Iterator<Item = (u8, usize, [u8; PILES], TurnSoFar)> + '_ {
-        (0..PILES).flat_map(move |pile| {
-            let mut cards = hand & takes(pile, piles[pile]);
-            std::iter::from_fn(move || {
-                while cards != 0 {
-                    let card = cards.trailing_zeros() as u8;
-                    cards &= cards - 1;
-                    if let Some(after) = Self::allowed(rules, &piles, turn, card, pile) {
-                        let mut next = piles;
-                        next[pile] = card;
-                        return Some((card, pile, next, after));
-                    }
-                }
-                None
-            })
+        let allowed = Self::allowed_cards(rules, hand, &piles, turn);
+        let (mut pile, mut cards) = (0, allowed[0]);
+        std::iter::from_fn(move || loop {
+            if cards != 0 {
+                let card = cards.trailing_zeros() as u8;
+                cards &= cards - 1;
+                let mut next = piles;
+                next[pile] = card;
+                return Some((card, pile, next, Self::after_play(rules, turn, card, pile)));
+            }
+            if pile + 1 >= PILES {
+                return None;
+            }
+            pile += 1;
+            cards = allowed[pile];
         })
     }
 
@@ -431,6 +461,23 @@ impl State {
             out.push((7, END_TURN));
         }
         out.sort_by_key(|&(cost, _)| cost);
+    }
+
+    /// Extreme's plays the instructions allow now, with their gap costs as in `moves`, whether
+    /// or not the turn can be completed after them, and the end of the turn where it may end;
+    /// none where the turn plainly cannot be completed. Unsorted.
+    fn turn_moves(&self, rules: &Rules, out: &mut Vec<(i32, Move)>) {
+        out.clear();
+        let (hand, turn) = (self.hand(), self.turn());
+        if self.may_end(rules, &self.piles, turn) {
+            out.push((7, END_TURN));
+        }
+        if Self::hopeless(rules, hand, &self.piles, turn) {
+            return;
+        }
+        for (card, pile, _, _) in Self::turn_plays(rules, hand, self.piles, turn) {
+            out.push((2 * gap(pile, self.piles[pile], card), Move { card, pile: pile as u8 }));
+        }
     }
 
     pub fn key(&self, rules: &Rules) -> Key {
@@ -846,6 +893,11 @@ impl Turn {
 /// and `from` (Some(0) at the start of the turn) keeps only its turns in pile order: the beam
 /// is a heuristic, so it may skip turns (a few exist only in another order), and enumerating
 /// every order of the same plays made a 16384-wide Extreme beam take 40 s.
+///
+/// Extreme's turns grow from the plays the instructions allow ([`State::turn_moves`]) without
+/// asking [`State::can_finish`] of each: only turns that reach a legal end are kept, so every
+/// play in them is legal (the rest of the kept turn completes it), and the search for a
+/// completion per play, which made most of the beam's time, is not needed.
 #[allow(clippy::too_many_arguments)]
 fn turns(
     rules: &Rules,
@@ -862,7 +914,11 @@ fn turns(
         buffers.push(Vec::with_capacity(48));
     }
     let mut moves = std::mem::take(&mut buffers[depth]);
-    s.moves(rules, &mut moves);
+    if rules.extreme {
+        s.turn_moves(rules, &mut moves);
+    } else {
+        s.moves(rules, &mut moves);
+    }
     let minimum = s.minimum(rules);
     for &(cost, mv) in &moves {
         let limit = if s.played >= minimum { extra_gap } else { max_gap };
@@ -872,7 +928,10 @@ fn turns(
         let child = s.apply(rules, mv);
         turn.push(mv);
         if mv == END_TURN || child.cards_left(rules) == 0 {
-            out.push((child, *turn));
+            // Extreme's last card must leave a turn that may end (no skull showing).
+            if !rules.extreme || mv == END_TURN || child.may_end(rules, &child.piles, child.turn()) {
+                out.push((child, *turn));
+            }
         } else {
             let from = from.map(|_| mv.pile as usize);
             turns(rules, &child, max_gap, extra_gap, from, out, turn, buffers);
