@@ -771,10 +771,14 @@ impl Answer {
 
 const CLOCK_EVERY: u64 = 1024;
 
-/// `mend`'s node cap per turn start, per unit of the beam's width: the mending takes about as
-/// long as its beam. On solo seeds 1-100 at 10 s it won 99 deals (median 0.064 s) where the
-/// beams alone won 97 (0.107 s); caps of 200 or 1000 on the last 6 to 20 turns won 98 or 99.
+/// `mend`'s node cap per turn start: this much per unit of the beam's width, at most
+/// `MEND_NODES_MAX`. On solo seeds 1-100 at 10 s mending won 99 deals (median 0.064 s) where
+/// the beams alone won 97 (0.107 s); caps of 200 or 1000 on the last 6 to 20 turns won 98 or
+/// 99. Mending takes several times as long as its beam (exact search is slower per node than
+/// the beam per turn); the cap keeps the widest passes' mending to about a second, and won as
+/// many of solo seeds 1-200 (197) as no cap.
 const MEND_NODES_PER_WIDTH: u64 = 100;
+const MEND_NODES_MAX: u64 = 25_000;
 
 pub struct Solver<'a> {
     rules: &'a Rules,
@@ -948,7 +952,8 @@ impl<'a> Solver<'a> {
             }
             let (mut best, mut line) = self.beam(root, width, pass as u64);
             if rules.extreme && best > answer.lower_bound && !self.stopped {
-                if let Some(mended) = self.mend(root, &line, answer.lower_bound, MEND_NODES_PER_WIDTH * width as u64) {
+                let each = (MEND_NODES_PER_WIDTH * width as u64).min(MEND_NODES_MAX);
+                if let Some(mended) = self.mend(root, &line, answer.lower_bound, each) {
                     best = answer.lower_bound;
                     line = mended;
                 }
