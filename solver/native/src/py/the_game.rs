@@ -35,12 +35,13 @@ impl TheGameKernel {
 
     /// The fewest cards left from a position: hands (one list of cards per player), the draw
     /// pile (next card first), pile tops (up1 up2 down1 down2), the player to move (0-based),
-    /// cards they played this turn, the variant, the budget and the beam widths to try first.
+    /// cards they played this turn, the variant, the budget and the beam widths to try first
+    /// (by default `Rules::beam_widths`).
     /// The Game: Extreme gives `marks`, (card, instruction) pairs with instructions numbered
     /// from 1 in the reference's order (stop, skull, three, no-talk, no-backwards, same-pile,
     /// draw-one), and mid-turn `turn` = (the turn's pile: 0-3, 4 mixed, 5 none; three; stop).
     #[pyo3(signature = (hands, draw, piles, to_move, played = 0, expert = false, hand_size = 8, top = 99,
-                        node_limit = 0, time_limit = None, beam_widths = vec![8, 64, 512, 4096, 16384],
+                        node_limit = 0, time_limit = None, beam_widths = None,
                         marks = None, turn = (the_game::NO_PILE, false, false)))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
@@ -56,7 +57,7 @@ impl TheGameKernel {
         top: u8,
         node_limit: u64,
         time_limit: Option<f64>,
-        beam_widths: Vec<usize>,
+        beam_widths: Option<Vec<usize>>,
         marks: Option<Vec<(u8, u8)>>,
         turn: (u8, bool, bool),
     ) -> PyResult<Answer> {
@@ -74,6 +75,7 @@ impl TheGameKernel {
             self.table.clear();
             self.rules = Some(same);
         }
+        let beam_widths = beam_widths.unwrap_or_else(|| rules.beam_widths().to_vec());
         let budget = super::budget(node_limit, time_limit)?;
         let table = &mut self.table;
         let answer = py.detach(|| Solver::new(&rules, table, budget).solve(&root, &beam_widths));
