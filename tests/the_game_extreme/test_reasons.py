@@ -231,4 +231,6 @@ def test_explain_says_the_cards_that_can_never_be_played_bound_the_cards_left():
     assert cut_short[-1] == ("no line leaves fewer than 2 cards: 24, 37 can never be played (above), "
                              "so the best line found leaves the fewest")
     proven = GAME.engine.optimum_reasons(position, result, Budget())
-    assert proven[-1] == "no line leaves fewer than 2 cards: the exhaustive search proved it"
+    assert proven[-1] == cut_short[-1]  # the cards named prove the search's bound in words
+    beyond = GAME.engine.optimum_reasons(position, replace(result, value=3, bound=3), Budget())
+    assert beyond[-1] == "no line leaves fewer than 3 cards: the exhaustive search proved it"

@@ -224,8 +224,8 @@ class TheGameEngine(Engine):
 
     def optimum_reasons(self, position: Position, result: TheGameResult, budget: Budget) -> list[str]:
         """Cards that can never be played, the hand clogged at the end of the best line, and the
-        lower bound: the search's, or the count of those cards when that is more (in words only:
-        the result keeps the search's bound)."""
+        lower bound: the count of those cards, which a player can check, unless the search has
+        proven more (in words only: the result keeps the search's bound)."""
         facts = self.facts(position)
         if result.verdict == WINNABLE:
             return facts + [f"winnable: player {result.starter} starting, every card can be played "
@@ -239,7 +239,7 @@ class TheGameEngine(Engine):
         if result.solution:  # (else the line's end is the position itself, whose facts are above)
             facts += [f"at that point {fact}" for fact in self.facts(end)]
         never = sorted(self.never_played(position))
-        if result.bound > 0 and result.bound >= len(never):
+        if result.bound > len(never):
             facts.append(f"no line leaves fewer than {amount(result.bound, 'card')}: "
                          f"{'the exhaustive search proved it' if result.optimal else 'proven so far'}")
         elif never:
