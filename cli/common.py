@@ -10,6 +10,7 @@ import functools
 import json
 import math
 import os
+import sys
 
 import click
 
@@ -66,7 +67,7 @@ def read_text(source: str) -> str:
     where = "standard input" if source == "-" else shown(source)
     try:
         if source == "-":
-            data = click.get_binary_stream("stdin").read()
+            data = sys.stdin.buffer.read()
         else:
             with open(source, "rb") as handle:
                 data = handle.read()
