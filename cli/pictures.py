@@ -145,15 +145,15 @@ def write_moves_page(path: str, entry: GameEntry, position, analysis, data: dict
     picture = picture_of(entry, first)
     losing = set().union(*(names_in(str(v.move), picture) for v in analysis.moves if v.verdict == LOSES))
     keeping = set().union(*(names_in(str(v.move), picture) for v in analysis.moves if v.verdict == KEEPS))
-    pictures, texts = [picture.marked(losing - keeping, "loses").marked(keeping, "keeps")], [first]
+    pictures, shown_at = [picture.marked(losing - keeping, "loses").marked(keeping, "keeps")], [first]
     lines = [move.line(analysis.objective) for move in analysis.moves]
     for i, verdict in enumerate(analysis.moves):
-        at = texts[-1].apply(record[1][i]) if record else position
+        at = shown_at[-1].apply(record[1][i]) if record else position
         drawn = picture_of(entry, at) if record else picture
         words = " ".join(replace(verdict, reason=None).line(analysis.objective).split())
         pictures.append(drawn.marked(names_in(str(verdict.move), drawn), MOVE_MARKS.get(verdict.verdict, "named"))
                         .note(f"after {words}" if record else words))
-        texts.append(at)
+        shown_at.append(at)
     kinds = [MOVE_MARKS.get(move.verdict, "unknown") for move in analysis.moves]
     write_file(path, replay_page(f"{entry.title}: {analysis.verdict}", [analysis.stats.line()], pictures,
-                                 [entry.rules.format_position(at) for at in texts], lines, data, [], kinds))
+                                 [entry.rules.format_position(at) for at in shown_at], lines, data, [], kinds))

@@ -3,8 +3,9 @@ through a line of play. Python draws every position along the line with the refe
 the game's renderer; the page only shows them. Its data is the `--json` output of the command
 (one source of truth), shown below the board and kept in a `<script type="application/json">`.
 
-Steps: 0 is the start, step i the position after the line's i-th move (an analysis: after the
-i-th legal move; an explanation: the i-th position of its proof tree). Buttons and the arrow
+Steps: 0 is the start, step i the position after the line's i-th move (an analysis: the
+position with its i-th legal move framed, or after a game record's i-th move; an explanation:
+the i-th position of its proof tree). Buttons and the arrow
 keys move one step (Home and End to the ends), the slider, the move list and the boxes of a
 drawn proof tree jump, and the URL fragment keeps the step (`line.html#12`).
 """
