@@ -31,6 +31,11 @@ def amount(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
 
 
+def listed(words: list[str], joiner: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {joiner} " + words[-1]
+
+
 def times_word(n) -> str:
     return {1: "once", 2: "twice"}.get(n, f"{n} times")
 

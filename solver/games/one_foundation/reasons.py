@@ -25,7 +25,7 @@ from typing import NamedTuple
 from puzzles.cards import card_name, rank
 from puzzles.one_foundation import Position
 
-from ...words import a_rank, at, cards_at, rank_counts, ranks_word
+from ...words import a_rank, at, cards_at, listed, rank_counts, ranks_word
 
 RANK_NAMES = ("", "ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
               "jack", "queen", "king")
@@ -78,11 +78,6 @@ def counted(n: int, r: int) -> str:
     name = RANK_NAMES[r]
     plural = name + ("es" if name.endswith("x") else "s")
     return f"{n} {name}" if n == 1 else f"{n or 'no'} {plural}"
-
-
-def listed(words: list[str], joiner: str = "and") -> str:
-    """'a', 'a and b', 'a, b and c'."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {joiner} " + words[-1]
 
 
 def any_of(ranks) -> str:

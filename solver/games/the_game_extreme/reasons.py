@@ -22,7 +22,7 @@ from puzzles import the_game as base
 from puzzles.the_game import PILES, EndTurn, Play, is_backwards
 from puzzles.the_game_extreme import THREE, Position
 
-from ...words import amount
+from ...words import amount, listed
 from ..the_game import reasons as base_reasons
 
 
@@ -32,10 +32,9 @@ def named(position: Position, card: int) -> str:
     return f"{card}!{kind}" if kind else str(card)
 
 
-def listed(cards, name=str) -> str:
-    """`24`, `24 and 30`, `24, 30 and 41`, each card written by `name`."""
-    words = [name(c) for c in sorted(cards)]
-    return " and ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} and {words[-1]}"
+def card_list(cards, name=str) -> str:
+    """`24`, `24 and 30`, `24, 30 and 41`: the cards in ascending order, each written by `name`."""
+    return listed([name(c) for c in sorted(cards)])
 
 
 def holder(position: Position, card: int) -> int | None:
@@ -103,7 +102,7 @@ def uncoverable_skull(position: Position, skull: int, alive: set[int]) -> tuple[
         where = f"on an ascending pile by {up_words}, on a descending one by {down_words}"
     blocked = (up | down) - alive
     if blocked:
-        cover = f"the only card{'s' * (len(blocked) > 1)} {whose} that could, {listed(blocked)}, can never be played"
+        cover = f"the only card{'s' * (len(blocked) > 1)} {whose} that could, {card_list(blocked)}, can never be played"
     else:
         cover = f"no card {whose} can cover it"
     return {skull}, f"{skull}!skull can never be played: it must be covered in the turn it is played, {where}; {cover}"
@@ -117,7 +116,7 @@ def only_skulls(position: Position, skull: int, alive: set[int]) -> tuple[set[in
     skulls = cards & alive
     if any(position.instruction(card) != "skull" for card in skulls):
         return None
-    names = listed(skulls, lambda card: named(position, card))
+    names = card_list(skulls, lambda card: named(position, card))
     return skulls, (f"{names} can never be played: the last card of a turn shows on its pile when the turn "
                     f"ends, so it is never a skull, and every card {whose} that can still be played is a skull")
 
@@ -145,7 +144,7 @@ def short_threes(position: Position, three: int, alive: set[int]) -> tuple[set[i
     have += " card" if len(usable) == 1 else " cards"
     gone = [c for c in hand if c not in alive]
     if gone:
-        have += f" that can still be played ({listed(gone)} can never be)"
+        have += f" that can still be played ({card_list(gone)} can never be)"
     threes = {c for c in usable if position.instruction(c) == "three"}
     return threes, f"{subject(position, threes)} exactly 3 cards, the draw pile is empty and player {player} {have}"
 
@@ -153,7 +152,7 @@ def short_threes(position: Position, three: int, alive: set[int]) -> tuple[set[i
 def subject(position: Position, threes: set[int]) -> str:
     """`13!three can never be played: a turn with it has`, or with them, `with one of them`."""
     one = "it" if len(threes) == 1 else "one of them"
-    return f"{listed(threes, lambda c: named(position, c))} can never be played: a turn with {one} has"
+    return f"{card_list(threes, lambda c: named(position, c))} can never be played: a turn with {one} has"
 
 
 def backwards_lock(position: Position, alive: set[int]) -> tuple[set[int], str] | None:
@@ -176,7 +175,7 @@ def backwards_lock(position: Position, alive: set[int]) -> tuple[set[int], str] 
         return stranded, (
             f"{top}!no-backwards on {PILES[pile]} can never be covered (no card {beyond} can still be played, "
             f"and the backwards trick is what it forbids), so no backwards trick is possible again: "
-            f"{listed(stranded)} can never be played (the ascending piles are at {up} and the descending at {down})")
+            f"{card_list(stranded)} can never be played (the ascending piles are at {up} and the descending at {down})")
     return None
 
 
