@@ -71,6 +71,22 @@ def test_a_proven_loss_from_a_file_and_its_explanation(tmp_path):
             "leaves the fewest") in explained.output
 
 
+def test_explain_names_the_hand_that_clogs_before_the_draw_pile_ends(tmp_path):
+    """42-48 fit nowhere; five are in hand and two among the next three draws: the clog bound
+    (24 cards) is the whole proof, and explain spells it out."""
+    path = tmp_path / "clog.txt"
+    path.write_text("hand 1: 42 43 44 45 46 70 30 71\n"
+                    "draw: 72 47 48 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89\n"
+                    "piles: 60 61 40 41\nto-move: 1\nplayed: 0\n")
+    explained = run("explain", "the-game", str(path))
+    assert explained.exit_code == 0
+    assert explained.output.splitlines()[-1] == (
+        "- no line leaves fewer than 24 cards: 42, 43, 44, 45, 46, 47 and 48 can never be played (above), and "
+        "they fill 7 places of the hand of 8 once 3 more cards are drawn; from then on no turn can play 2 while "
+        "cards remain to draw, and each turn before draws at most the cards it plays, so the game ends with a "
+        "full hand and at least 16 cards still to draw, so the best line found leaves the fewest")
+
+
 def test_analyse_gives_the_best_result_after_each_play():
     position = rules.deal(3, top=11, hand_size=2).start(1)
     result = run("analyse", "the-game", "-", "--json", input=rules.format_position(position))

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from puzzles import the_game as g
 from puzzles.errors import IllegalPositionError
+from solver.games.the_game import reasons
 from solver.games.the_game.engine import GAME
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
@@ -141,6 +142,63 @@ def test_dead_card_bound_matches_the_python_facts():
             continue
         found = engine.search(position, Budget(time_limit=None, node_limit=1), beam_widths=[])
         assert found.lower_bound == len(g.dead_cards(position)), g.format_position(position)
+
+
+def root_bound(position) -> int:
+    """The kernel's lower bound at `position` before any search (one node, no beam)."""
+    return engine.search(position, Budget(time_limit=None, node_limit=1), beam_widths=[]).lower_bound
+
+
+def boxed_in_solo_position(rng: random.Random):
+    """A solo position of cards 2..40 with the ascending piles at 24-30 and the descending at
+    12-18, holding a few cards between them (which often fit nowhere, so hands clog) and a few
+    outside; None when the cards gone cannot all lie under those piles."""
+    expert = rng.random() < 0.4
+    hand = rng.randint(3, 4)
+    ups, downs = rng.sample(range(24, 31), 2), rng.sample(range(12, 19), 2)
+    between = range(max(downs) + 1, min(ups))
+    outside = [card for card in range(2, 41) if card > max(ups) or card < min(downs)]
+    left = rng.sample(between, rng.randint(2, 4)) + rng.sample(outside, rng.randint(3, 7))
+    rng.shuffle(left)
+    position = g.Position((tuple(left[:hand]),), tuple(left[hand:]), tuple(ups + downs), 1, 0, expert, hand, 40)
+    try:
+        g.check_position(position)
+    except IllegalPositionError:
+        return None
+    return position
+
+
+def test_clog_bound_matches_the_python_facts_and_the_reference():
+    """Solo, the kernel's root bound is the dead-card count or the clog bound, whichever is
+    higher, as the Python reasons compute them, and never above the reference optimum."""
+    rng = random.Random(1)
+    clogs = 0
+    for _ in range(300):
+        position = boxed_in_solo_position(rng)
+        if position is None or position.is_over():
+            continue
+        dead = set(g.dead_cards(position))
+        clog = reasons.clog_bound(position, dead)
+        bound = max(len(dead), clog[0] if clog else 0)
+        clogs += bound > len(dead)
+        assert root_bound(position) == bound <= g.fewest_cards_left(position)[0], g.format_position(position)
+    assert clogs >= 10
+
+
+def test_a_hand_clogged_before_the_draw_pile_ends_bounds_the_cards_left():
+    """Piles at 60/61 and 40/41: the cards 42-59 fit nowhere. The hand holds five of them and
+    the draw pile two more within its first three cards, so after at most 4 more draws the hand
+    holds 7 of them and can never play 2 again: at least 8 + (20 - 4) = 24 cards stay."""
+    dead_in_hand = "42 43 44 45 46 70 30 "
+    text = ("hand 1: " + dead_in_hand + "71\n"
+            "draw: 72 47 48 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89\n"
+            "piles: 60 61 40 41\nto-move: 1\nplayed: 0\n")
+    position = g.parse(text)
+    dead = set(g.dead_cards(position))
+    assert len(dead) == 7 and reasons.clog_bound(position, dead) == (24, 3, [42, 43, 44, 45, 46, 47, 48])
+    assert root_bound(position) == 24
+    result = engine.solve(position, Budget(time_limit=SAFETY_SECONDS))
+    assert result.optimal and result.value >= 24
 
 
 def test_best_starter_over_every_starter():

@@ -21,7 +21,7 @@ from ...engine import Engine, verdict_of_moves
 from ...result import (
     MOVE_LABELS, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
-from ...words import amount
+from ...words import amount, listed
 from . import picture, reasons
 
 #: 48-byte entries: 192 MiB of proven bounds.
@@ -222,6 +222,10 @@ class TheGameEngine(Engine):
         """At the end of a line with cards left: why the player to move has no turn."""
         return reasons.clogged(end)
 
+    def clog_bound(self, position: Position, never: set[int]) -> tuple[int, int, list[int]] | None:
+        """The kernel's clog bound, as `reasons.clog_bound` (solo games of The Game)."""
+        return reasons.clog_bound(position, never)
+
     def optimum_reasons(self, position: Position, result: TheGameResult, budget: Budget) -> list[str]:
         """Cards that can never be played, the hand clogged at the end of the best line, and the
         lower bound: the count of those cards, which a player can check, unless the search has
@@ -239,7 +243,19 @@ class TheGameEngine(Engine):
         if result.solution:  # (else the line's end is the position itself, whose facts are above)
             facts += [f"at that point {fact}" for fact in self.facts(end)]
         never = sorted(self.never_played(position))
-        if result.bound > len(never):
+        clog = self.clog_bound(position, set(never))
+        if clog and result.bound <= clog[0] > len(never):
+            bound, draws, cards = clog
+            best = ", so the best line found leaves the fewest" if bound == result.value else ""
+            when = "now" if not draws else f"once {amount(draws, 'more card')} {'is' if draws == 1 else 'are'} drawn"
+            facts.append(
+                f"no line leaves fewer than {amount(bound, 'card')}: {listed([str(c) for c in cards])} can never be "
+                f"played (above), and they fill {len(cards)} places of the hand of {position.hand_size} {when}"
+                f"; from then on no turn can play "
+                f"{3 if position.expert else 2} while cards remain to draw, and each turn before draws at most the "
+                f"cards it plays, so the game ends with a full hand and at least "
+                f"{amount(bound - position.hand_size, 'card')} still to draw{best}")
+        elif result.bound > len(never):
             facts.append(f"no line leaves fewer than {amount(result.bound, 'card')}: "
                          f"{'the exhaustive search proved it' if result.optimal else 'proven so far'}")
         elif never:

@@ -26,6 +26,32 @@ def dead_card_reasons(position: Position) -> list[str]:
     return [dead_card_reason(position, card) for card in rules.dead_cards(position)]
 
 
+def clog_bound(position: Position, never: set[int]) -> tuple[int, int, list[int]] | None:
+    """A solo game whose hand must fill with cards that can never be played while cards remain
+    to draw: (the fewest cards any line leaves, the draws after which the hand is clogged, the
+    clogging cards), or None. The kernel's `cards_left_bound` computes the same, with its proof:
+    a full hand holding `hand_size - minimum + 1` such cards cannot play the minimum, they never
+    leave the hand, and each turn before draws at most the cards it can play, so the game ends
+    with at least `hand_size` cards in hand and the draw pile's last `len(draw) - last` cards
+    still to draw, `last` being the clogging draw plus `minimum - 1`."""
+    if position.players != 1:
+        return None
+    minimum = 3 if position.expert else 2
+    clogging = max(position.hand_size + 1 - minimum, 0)
+    held = [card for card in position.hands[0] if card in never]
+    draws = 0
+    while len(held) < clogging:
+        if draws == len(position.draw):
+            return None
+        if position.draw[draws] in never:
+            held.append(position.draw[draws])
+        draws += 1
+    last = draws + minimum - 1
+    if last >= len(position.draw):
+        return None
+    return position.hand_size + len(position.draw) - last, draws, sorted(held)
+
+
 def clogged(position: Position, name=str, blocked: str = "") -> str | None:
     """At the end of a game with cards left: the hand that could not play the minimum. `name`
     writes a card (Extreme adds its instruction) and `blocked` says why the cards that fit make

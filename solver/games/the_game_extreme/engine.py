@@ -33,6 +33,10 @@ class TheGameExtremeEngine(TheGameEngine):
         """The Game's dead cards and those of the instructions' reasons."""
         return super().never_played(position).union(*(cards for cards, _ in reasons.never_played(position)))
 
+    def clog_bound(self, position: Position, never: set[int]) -> None:
+        """None: a draw-one can leave a hand short, so a clogged hand need not end the game."""
+        return None
+
     def clogged(self, end: Position) -> str | None:
         """The Game's clogged hand, naming the instructions that keep it from making a turn."""
         return reasons.clogged(end)

@@ -13,6 +13,8 @@
 //!
 //! Pruning, each safe:
 //! - Dead cards (see [`dead_cards`]): a card no pile can ever take again stays to the end.
+//! - A clogged hand (solo, see [`cards_left_bound`]): once a full hand must hold enough of those
+//!   cards to fall short of the turn's minimum, the game ends with the rest of the draw pile.
 //! - Plays within a turn on different piles commute (a pile's legality never depends on another
 //!   pile), so a turn is searched with its plays in non-decreasing pile order only: every line
 //!   has a reordering of each turn that reaches the same position after every whole turn. The
@@ -210,6 +212,46 @@ pub fn never_played(rules: &Rules, s: &State) -> u128 {
         }
         never = found;
     }
+}
+
+/// A lower bound on the cards left from `s`, given cards `never` that are never played: their
+/// number, or more in a solo game whose hand clogs with them before the draw pile runs out.
+///
+/// Proof of the clog part (The Game, one player): while the draw pile holds cards, every turn
+/// starts with a full hand of `H` cards and must play `m`, so a turn start whose hand holds
+/// `H - m + 1` never-played cards ends the game with `H` plus the draw pile left. Such cards
+/// never leave the hand, so with `D(n)` the never-played cards held once `n` cards are drawn
+/// (those in hand now and those among the draw pile's cards up to `n`), let `n*` be the first
+/// `n` with `D(n) >= H - m + 1`. A turn starting at `n` plays at most the `H - D(n)` cards that
+/// can be played and so draws at most that many; `n + H - D(n)` never decreases as `n` grows,
+/// so a turn starting before `n*` ends with at most `n* - 1 + H - (H - m) = n* + m - 1` drawn,
+/// and a turn starting at `n*` or later is the last. Every turn start is therefore at most
+/// `N = n* + m - 1`, and if `N` is short of the draw pile the game ends with at least
+/// `H + (draw length - N)` cards left. (With more players a clogged hand passes the turn to
+/// another, and Extreme's draw-one leaves hands short, so the clog part is for solo games of
+/// The Game only.)
+pub fn cards_left_bound(rules: &Rules, s: &State, never: u128) -> u8 {
+    let dead = never.count_ones() as u8;
+    if rules.extreme || rules.players != 1 {
+        return dead;
+    }
+    let hand_size = rules.hand_size;
+    let minimum = if rules.expert { 3 } else { 2 };
+    let clogged = (hand_size + 1).saturating_sub(minimum);
+    let mut held = (s.hand() & never).count_ones() as usize;
+    let mut drawn = s.drawn as usize;
+    while held < clogged {
+        if drawn == rules.draw.len() {
+            return dead;
+        }
+        held += (never & bit(rules.draw[drawn]) != 0) as usize;
+        drawn += 1;
+    }
+    let last_start = drawn + minimum - 1;
+    if last_start >= rules.draw.len() {
+        return dead;
+    }
+    dead.max((hand_size + rules.draw.len() - last_start) as u8)
 }
 
 /// The fixed facts of a search: the draw pile in order and the variant.
@@ -909,7 +951,7 @@ impl<'a> Solver<'a> {
         if self.must_stop() {
             return 0;
         }
-        let mut bound = never_played(rules, s).count_ones() as u8;
+        let mut bound = cards_left_bound(rules, s, never_played(rules, s));
         if bound > self.target {
             return bound;
         }
@@ -1002,7 +1044,7 @@ impl<'a> Solver<'a> {
     pub fn solve(&mut self, root: &State, beam_widths: &[usize]) -> Answer {
         let rules = self.rules;
         let mut answer = Answer { best: root.cards_left(rules), ..Answer::default() };
-        answer.lower_bound = never_played(rules, root).count_ones() as u8;
+        answer.lower_bound = cards_left_bound(rules, root, never_played(rules, root));
         for (pass, &width) in beam_widths.iter().enumerate() {
             if answer.best <= answer.lower_bound || self.stopped {
                 break;
