@@ -870,6 +870,11 @@ impl Answer {
 
 const CLOCK_EVERY: u64 = 1024;
 
+/// The node cap of `Solver::solve`'s first upward search (about 0.05 s), and how many times
+/// that each downward search gets: downward searches decide more of the positions left open.
+const FIRST_PHASE_NODES: u64 = 100_000;
+const DOWNWARD_SHARE: u64 = 3;
+
 /// `mend`'s node cap per turn start: this much per unit of the beam's width, at most
 /// `MEND_NODES_MAX`. On solo seeds 1-100 at 10 s mending won 99 deals (median 0.064 s) where
 /// the beams alone won 97 (0.107 s); caps of 200 or 1000 on the last 6 to 20 turns won 98 or
@@ -1039,8 +1044,15 @@ impl<'a> Solver<'a> {
         (self.found.take(), bound)
     }
 
-    /// The fewest cards left from `root`: beam search first, then exact searches for each
-    /// target from the proven lower bound up to one below the best found.
+    /// The fewest cards left from `root`: beam search first, then exact searches in two kinds,
+    /// taking turns under node caps that double every round. Upward searches ask for a line
+    /// leaving no more than the proven bound: each failure raises the bound, a success is
+    /// optimal. Downward searches ask for a line leaving fewer than the best found: each success
+    /// improves it, a failure proves it optimal. Upward wins where the optimum is near the bound
+    /// (fresh deals, mostly won), downward where a stuck position's optimum lies far above every
+    /// bound (on solo positions cut 8 and 12 turns before a heuristic player got stuck, it proved
+    /// optima of 21 and 28 that upward searches left at bounds 6 and 15 after 10 s). Both fill
+    /// one table of proven bounds, exact for any target, so a capped search is not wasted.
     pub fn solve(&mut self, root: &State, beam_widths: &[usize]) -> Answer {
         let rules = self.rules;
         let mut answer = Answer { best: root.cards_left(rules), ..Answer::default() };
@@ -1063,14 +1075,28 @@ impl<'a> Solver<'a> {
             }
         }
         answer.beam_best = answer.best;
+        let mut cap = FIRST_PHASE_NODES;
+        let mut descend = false;
         while answer.lower_bound < answer.best && !self.stopped {
-            let (line, bound) = self.decide(root, answer.lower_bound);
-            if let Some(line) = line {
-                answer.best = answer.lower_bound;
-                answer.line = line;
-            } else if !self.stopped {
-                answer.lower_bound = bound.max(answer.lower_bound + 1).min(answer.best);
+            let target = if descend { answer.best - 1 } else { answer.lower_bound };
+            self.cap = self.nodes.saturating_add(if descend { DOWNWARD_SHARE * cap } else { cap });
+            let (line, bound) = self.decide(root, target);
+            self.cap = u64::MAX;
+            let capped = std::mem::take(&mut self.capped);
+            if capped {
+                self.stopped = self.interrupted;
             }
+            if let Some(line) = line {
+                answer.best = cards_left_after(rules, root, &line);
+                answer.line = line;
+            } else if !self.stopped && !capped {
+                let proven = if descend { answer.best } else { bound.max(answer.lower_bound + 1) };
+                answer.lower_bound = proven.min(answer.best);
+            }
+            if descend {
+                cap = cap.saturating_mul(2);
+            }
+            descend = !descend;
         }
         answer.nodes = self.nodes;
         answer.seconds = self.start.elapsed().as_secs_f64();
@@ -1081,6 +1107,11 @@ impl<'a> Solver<'a> {
     fn out_of_time(&self) -> bool {
         self.budget.time_limit.is_some_and(|t| self.start.elapsed() >= t)
     }
+}
+
+/// The cards left at the end of `line` from `root`.
+fn cards_left_after(rules: &Rules, root: &State, line: &[Move]) -> u8 {
+    line.iter().fold(*root, |s, &mv| s.apply(rules, mv)).cards_left(rules)
 }
 
 /// How promising a position at a turn boundary is for the beam: the room left on the piles,
