@@ -201,6 +201,24 @@ def test_a_hand_clogged_before_the_draw_pile_ends_bounds_the_cards_left():
     assert result.optimal and result.value >= 24
 
 
+#: Solo seed 37 eight turns before the heuristic player got stuck: the best line leaves 28.
+STUCK = """hand 1: 65 78 29 95 63 69 72 40
+draw: 88 13 67 16 56 73 83 62 2 99 50 71 11 12 47 6 37 76 35 70 24 21 93 90 26 42 44 91 59 15 17 36 20 18 48 19 97 32 34 45
+piles: 98 60 4 23
+to-move: 1
+played: 0
+"""
+
+
+def test_a_stuck_position_is_proven_by_searching_down_from_the_best_line():
+    """Its optimum, 28, lies far above every bound. Searches upward from the bound alone took
+    343,000 nodes to prove it; with downward searches (below the best line) taking turns, it
+    takes about 140,000."""
+    result = engine.solve(g.parse(STUCK), Budget(time_limit=None, node_limit=250_000))
+    assert (result.value, result.bound, result.optimal) == (28, 28, True)
+    assert g.replay(result.start, result.solution).cards_left == 28
+
+
 def test_best_starter_over_every_starter():
     deal = g.deal(4, players=3, top=10, hand_size=2)
     values = {s: g.fewest_cards_left(deal.start(s))[0] for s in (1, 2, 3)}
