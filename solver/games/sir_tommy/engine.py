@@ -124,15 +124,15 @@ class SirTommyEngine(Engine):
             raise AssertionError("sir-tommy: kernel line does not win when replayed by the reference rules")
         return moves, position
 
-    def dfs(self, position: Position, budget: Budget, time_limit: float | None):
-        """One kernel search within `budget` and `time_limit` seconds: (verdict, moves, final
-        position or None, stats)."""
+    def dfs(self, position: Position, budget: Budget, time_limit: float | None, seed: int = 0):
+        """One kernel search within `budget` and `time_limit` seconds, its restart runs' orders
+        drawn from `seed`: (verdict, moves, final position or None, stats)."""
         if position.is_won():
             return WINNABLE, [], position, Stats(method="rules")
         verdict, line, nodes, seconds = self.kernel().solve(
             list(position.stock), list(position.hand), [list(r) for r in position.rows],
             reasons.tops(position, "U"), reasons.tops(position, "D"), PLAYERS.index(position.to_move),
-            position.top_rank, budget.nodes_left(), time_limit,
+            position.top_rank, budget.nodes_left(), time_limit, seed,
         )
         budget.nodes_used += nodes
         stats = Stats(nodes=nodes, seconds=seconds, method="dfs")
@@ -207,8 +207,11 @@ class SirTommyEngine(Engine):
         The position is searched first, with a quarter of the time: if it is lost, every move
         loses; if it is won, its line's first move keeps it winnable. Then each other move gets
         the kernel alone for an equal share of half the time left (most are decided in
-        milliseconds), and the moves still open get an equal share of the rest for the kernel
-        and CP-SAT, so that no hard move starves the others."""
+        milliseconds); the moves still open get kernel rounds (`kernel_rounds`) for half the
+        time then left, and what is still open an equal share of the rest for the kernel and
+        CP-SAT, so that no hard move starves the others. (On 4 rows the kernel's rounds decide
+        far more than CP-SAT; with fewer rows CP-SAT proves positions lost that the kernel
+        cannot.)"""
         budget = budget or Budget()
         whole, line, _, total = self.search_part(position, budget, 4)
         after = {}
@@ -227,6 +230,10 @@ class SirTommyEngine(Engine):
             found, _, _, stats = self.dfs(after[move], budget, None if left is None else left / 2 / (len(moves) - done))
             verdict[move] = found
             total.add(stats)
+        left = budget.seconds_left()
+        if left is not None:
+            self.kernel_rounds([move for move in moves if verdict[move] == UNKNOWN], after, verdict, budget, total,
+                               left / 2)
         open_moves = [move for move in moves if verdict[move] == UNKNOWN]
         for done, move in enumerate(open_moves):
             verdict[move], _, _, stats = self.search_part(after[move], budget, len(open_moves) - done)
@@ -237,6 +244,23 @@ class SirTommyEngine(Engine):
             for move in moves
         ]
         return AnalyseResult(self.name, verdict_of_moves(whole, verdicts), verdicts, total)
+
+    def kernel_rounds(self, moves: list, after: dict, verdict: dict, budget: Budget, total: Stats, seconds: float):
+        """Kernel searches of the open `moves` (reaching positions `after[move]`) for `seconds`,
+        in rounds: each gives every move still open twice the time of the round before (the
+        first a quarter of an equal share), with restart orders of a new seed, since the time a
+        move needs varies a thousandfold between near twins. Fills in `verdict` and `total`."""
+        end = budget.seconds_left() - seconds
+        limit, seed = seconds / max(1, len(moves)) / 4, 1
+        while moves and budget.seconds_left() > end and not budget.exhausted():
+            for move in moves:
+                time_limit = min(limit, budget.seconds_left() - end)
+                if time_limit <= 0:
+                    break
+                verdict[move], _, _, stats = self.dfs(after[move], budget, time_limit, seed)
+                total.add(stats)
+            moves = [move for move in moves if verdict[move] == UNKNOWN]
+            limit, seed = 2 * limit, seed + 1
 
     def search_part(self, position: Position, budget: Budget, parts: int):
         """`search` within one of `parts` equal shares of the time `budget` has left (and all its

@@ -224,6 +224,12 @@ const RESTART_UNIT: u64 = 3000;
 /// moves perturbed, then one run without limit. Lost positions proven by any run stay in the
 /// table, so later runs never repeat those proofs; the result is as exact as a single run.
 pub fn solve<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budget) -> SearchResult<G::Move> {
+    solve_seeded(game, table, budget, 0)
+}
+
+/// `solve` with the restart runs' orders drawn from `seed`: a search that comes back to a root
+/// it left open (Sir Tommy's `analyse`) tries other orders than the time before.
+pub fn solve_seeded<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budget, seed: u64) -> SearchResult<G::Move> {
     let start = Instant::now();
     let mut dfs = Dfs {
         table,
@@ -244,7 +250,7 @@ pub fn solve<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budge
     let outcome = loop {
         let last = run >= G::RESTARTS;
         dfs.run_limit = if last { u64::MAX } else { dfs.nodes.saturating_add(RESTART_UNIT * luby(run + 1)) };
-        dfs.shuffle = (run > 0 && !last).then(|| SplitMix64::new(run));
+        dfs.shuffle = (run > 0 && !last).then(|| SplitMix64::new(seed << 32 ^ run));
         dfs.run = run;
         dfs.stopped = false;
         dfs.line.clear();
