@@ -14,7 +14,7 @@ from puzzles.sir_tommy import Position
 from solver.games.sir_tommy.engine import GAME
 from solver.games.sir_tommy import sat
 from solver._native import SirTommyKernel
-from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget, OptimumResult
+from solver.result import KEEPS, UNKNOWN, UNWINNABLE, WINNABLE, Budget, OptimumResult
 from tests.conftest import random_walk
 
 engine = GAME.engine
@@ -188,3 +188,14 @@ def test_crowded_mid_game_moves_are_won_in_few_nodes(move, seed):
     verdict, moves, end, _ = engine.dfs(after, Budget(time_limit=None, node_limit=300_000), None, seed)
     assert verdict == WINNABLE and end.is_won()
     replays_to_a_win(after, moves)
+
+
+def test_analyse_searches_moves_equal_up_to_suits_once(monkeypatch):
+    """The crowded position's 120 distinct moves are 60 up to suits (TC and TH trade places):
+    one search each, the twins' wins renamed and replayed by the rules."""
+    searched = []
+    dfs = engine.dfs
+    monkeypatch.setattr(engine, "dfs", lambda position, *args: searched.append(position) or dfs(position, *args))
+    result = engine.analyse(st.parse(CROWDED), Budget(time_limit=None))
+    assert len(result.moves) == 120 and {move.verdict for move in result.moves} == {KEEPS}
+    assert len(searched) == 1 + 59  # the whole position, whose line settles one form, and the other forms
