@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from puzzles import sir_tommy as rules
-from puzzles.sir_tommy import PLAYERS, SUPER_WINNER, EndTurn, Play, Position
+from puzzles.cards import rank
+from puzzles.sir_tommy import FOUNDATIONS, PLAYERS, SUPER_WINNER, EndTurn, Play, Position
 
 from ..._native import SirTommyKernel
 from ...contract import GameEntry, Option
@@ -120,19 +121,17 @@ class SirTommyEngine(Engine):
                 move = EndTurn(position.to_move, tuple(sorted(placed, key=lambda p: p[1])))
             position = position.apply(move)  # raises if the kernel proposed an illegal move
             moves.append(move)
-        if not position.is_won():
-            raise AssertionError("sir-tommy: kernel line does not win when replayed by the reference rules")
-        return moves, position
+        return moves, won_end(position, [], "kernel")
 
-    def dfs(self, position: Position, budget: Budget, time_limit: float | None):
-        """One kernel search within `budget` and `time_limit` seconds: (verdict, moves, final
-        position or None, stats)."""
+    def dfs(self, position: Position, budget: Budget, time_limit: float | None, seed: int = 0):
+        """One kernel search within `budget` and `time_limit` seconds, its restart runs' orders
+        drawn from `seed`: (verdict, moves, final position or None, stats)."""
         if position.is_won():
             return WINNABLE, [], position, Stats(method="rules")
         verdict, line, nodes, seconds = self.kernel().solve(
             list(position.stock), list(position.hand), [list(r) for r in position.rows],
             reasons.tops(position, "U"), reasons.tops(position, "D"), PLAYERS.index(position.to_move),
-            position.top_rank, budget.nodes_left(), time_limit,
+            position.top_rank, budget.nodes_left(), time_limit, seed,
         )
         budget.nodes_used += nodes
         stats = Stats(nodes=nodes, seconds=seconds, method="dfs")
@@ -202,13 +201,19 @@ class SirTommyEngine(Engine):
     def analyse(self, position: Position, budget: Budget | None = None, progress: Callable = iter) -> AnalyseResult:
         """For every play and every way to end the turn now: does it keep the game winnable?
         Moves that reach the same position up to the order of rows and of foundations (a card
-        on one empty row or another) get one answer, under the first of them.
+        on one empty row or another) get one answer, under the first of them. Moves whose
+        positions are the same up to suits as well (one placing TC where another places TH) are
+        searched once: suits never matter, so a win of one, its cards, rows and foundations
+        renamed, is a win of the other (replayed by the rules), and a loss of one the other's.
 
         The position is searched first, with a quarter of the time: if it is lost, every move
         loses; if it is won, its line's first move keeps it winnable. Then each other move gets
         the kernel alone for an equal share of half the time left (most are decided in
-        milliseconds), and the moves still open get an equal share of the rest for the kernel
-        and CP-SAT, so that no hard move starves the others."""
+        milliseconds); the moves still open get kernel rounds (`kernel_rounds`) for half the
+        time then left, and what is still open an equal share of the rest for the kernel and
+        CP-SAT, so that no hard move starves the others. (On 4 rows the kernel's rounds decide
+        far more than CP-SAT; with fewer rows CP-SAT proves positions lost that the kernel
+        cannot.)"""
         budget = budget or Budget()
         whole, line, _, total = self.search_part(position, budget, 4)
         after = {}
@@ -217,26 +222,61 @@ class SirTommyEngine(Engine):
             after.setdefault(rules.canonical(reached), (move, reached))
         after = dict(after.values())
         moves = list(after)
-        first = rules.canonical(position.apply(line[0])) if line else None
-        verdict = {}
-        for done, move in enumerate(progress(moves)):
-            if whole == UNWINNABLE or rules.canonical(after[move]) == first:
-                verdict[move] = whole
-                continue
+        twins = {}
+        for move in moves:
+            twins.setdefault(suit_form(after[move]).key, []).append(move)
+        # found[m]: the verdict of m's twins and, when won, a position of their form and its win
+        found = {group[0]: (whole, None, []) for group in twins.values() if whole == UNWINNABLE}
+        if line:
+            reached = position.apply(line[0])
+            found[twins[suit_form(reached).key][0]] = (WINNABLE, reached, line[1:])
+        searched = [group[0] for group in twins.values() if group[0] not in found]
+        for done, move in enumerate(progress(searched)):
             left = budget.seconds_left()
-            found, _, _, stats = self.dfs(after[move], budget, None if left is None else left / 2 / (len(moves) - done))
-            verdict[move] = found
+            verdict, win, _, stats = self.dfs(after[move], budget, None if left is None else left / 2 / (len(searched) - done))
+            found[move] = (verdict, after[move], win)
             total.add(stats)
-        open_moves = [move for move in moves if verdict[move] == UNKNOWN]
+        left = budget.seconds_left()
+        if left is not None:
+            self.kernel_rounds([move for move in searched if found[move][0] == UNKNOWN], after, found, budget, total,
+                               left / 2)
+        open_moves = [move for move in searched if found[move][0] == UNKNOWN]
         for done, move in enumerate(open_moves):
-            verdict[move], _, _, stats = self.search_part(after[move], budget, len(open_moves) - done)
+            verdict, win, _, stats = self.search_part(after[move], budget, len(open_moves) - done)
+            found[move] = (verdict, after[move], win)
             total.add(stats)
+        verdict = {}
+        for group in twins.values():
+            verdict_of_twins, source, win = found[group[0]]
+            for move in group:
+                if verdict_of_twins == WINNABLE:
+                    won_end(after[move], renamed(win, source, after[move]), "renamed twin")
+                verdict[move] = verdict_of_twins
         verdicts = [
             MoveVerdict(move, MOVE_LABELS[verdict[move]],
                         self.short_reason(after[move]) if verdict[move] == UNWINNABLE else None)
             for move in moves
         ]
         return AnalyseResult(self.name, verdict_of_moves(whole, verdicts), verdicts, total)
+
+    def kernel_rounds(self, moves: list, after: dict, found: dict, budget: Budget, total: Stats, seconds: float):
+        """Kernel searches of the open `moves` (reaching positions `after[move]`) for `seconds`,
+        in rounds: each gives every move still open twice the time of the round before (the
+        first a quarter of an equal share), with restart orders of a new seed, since the time a
+        move needs varies a thousandfold between near twins. Fills in `found` as `analyse` keeps
+        it, and `total`."""
+        end = budget.seconds_left() - seconds
+        limit, seed = seconds / max(1, len(moves)) / 4, 1
+        while moves and budget.seconds_left() > end and not budget.exhausted():
+            for move in moves:
+                time_limit = min(limit, budget.seconds_left() - end)
+                if time_limit <= 0:
+                    break
+                verdict, win, _, stats = self.dfs(after[move], budget, time_limit, seed)
+                found[move] = (verdict, after[move], win)
+                total.add(stats)
+            moves = [move for move in moves if found[move][0] == UNKNOWN]
+            limit, seed = 2 * limit, seed + 1
 
     def search_part(self, position: Position, budget: Budget, parts: int):
         """`search` within one of `parts` equal shares of the time `budget` has left (and all its
@@ -245,6 +285,57 @@ class SirTommyEngine(Engine):
         found = self.search(position, part)
         budget.spend(part)
         return found
+
+
+def won_end(start: Position, moves: list, source: str) -> Position:
+    """The position `moves` reach from `start` by the reference rules, which must be won (an
+    illegal move raises); `source` names where the line came from."""
+    position = start
+    for move in moves:
+        position = position.apply(move)
+    if not position.is_won():
+        raise AssertionError(f"sir-tommy: {source} line does not win when replayed by the reference rules")
+    return position
+
+
+@dataclass(frozen=True)
+class SuitForm:
+    """A position with suits and the order of rows and of each player's foundations left out
+    (`key`), and what is in each place of that form: the cards (stock, hand by rank, rows,
+    foundations), the rows and the foundations in the form's order."""
+
+    key: tuple
+    cards: tuple
+    rows: tuple
+    piles: tuple
+
+
+def suit_form(position: Position) -> SuitForm:
+    def ranks(cards) -> tuple:
+        return tuple(rank(card) for card in cards)
+
+    rows = tuple(sorted(range(len(position.rows)), key=lambda r: ranks(position.rows[r])))
+    piles = tuple(tuple(sorted(range(FOUNDATIONS), key=lambda f: ranks(side[f]))) for side in position.foundations)
+    hand = sorted(position.hand, key=rank)
+    cards = (*position.stock, *hand, *(c for r in rows for c in position.rows[r]),
+             *(c for order, side in zip(piles, position.foundations) for f in order for c in side[f]))
+    key = (position.to_move, ranks(position.stock), ranks(hand), tuple(ranks(position.rows[r]) for r in rows),
+           tuple(tuple(ranks(side[f]) for f in order) for order, side in zip(piles, position.foundations)))
+    return SuitForm(key, cards, rows, piles)
+
+
+def renamed(moves: list, source: Position, target: Position) -> list:
+    """`moves`, a line from `source`, as the same line from `target`, a position of the same
+    `suit_form`: each card, row and foundation becomes the one in its place in `target`."""
+    a, b = suit_form(source), suit_form(target)
+    card, row = dict(zip(a.cards, b.cards)), dict(zip(a.rows, b.rows))
+    pile = {player: dict(zip(x, y)) for player, x, y in zip(PLAYERS, a.piles, b.piles)}
+    return [
+        Play(m.player, card[m.card], m.source if m.source < 0 else row[m.source], pile[m.player][m.foundation],
+             None if m.onto is None else card[m.onto])
+        if isinstance(m, Play) else EndTurn(m.player, tuple((card[c], row[r]) for c, r in m.placements))
+        for m in moves
+    ]
 
 
 def lowest_rows_first(move) -> tuple:

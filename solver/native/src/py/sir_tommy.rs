@@ -41,8 +41,8 @@ impl SirTommyKernel {
 
     /// Searches a position: stock (top first), hand, rows (bottom first), each player's four
     /// foundation tops as ranks (0 = empty), the mover (0 = U) and the deck's top rank.
-    /// Returns (verdict, line, nodes, seconds).
-    #[pyo3(signature = (stock, hand, rows, tops_u, tops_d, to_move, top_rank = 13, node_limit = 0, time_limit = None))]
+    /// `seed` draws the restart runs' orders. Returns (verdict, line, nodes, seconds).
+    #[pyo3(signature = (stock, hand, rows, tops_u, tops_d, to_move, top_rank = 13, node_limit = 0, time_limit = None, seed = 0))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &mut self,
@@ -56,6 +56,7 @@ impl SirTommyKernel {
         top_rank: u8,
         node_limit: u64,
         time_limit: Option<f64>,
+        seed: u64,
     ) -> PyResult<(&'static str, Vec<PyMove>, u64, f64)> {
         let mut game = SirTommy::new(&stock, &hand, &rows, [tops_u, tops_d], to_move, top_rank)
             .map_err(PyValueError::new_err)?;
@@ -66,7 +67,7 @@ impl SirTommyKernel {
         }
         let budget = super::budget(node_limit, time_limit)?;
         let table = &mut self.table;
-        let result = py.detach(|| search::solve(&mut game, table, budget));
+        let result = py.detach(|| search::solve_seeded(&mut game, table, budget, seed));
         if result.interrupted {
             return Err(PyKeyboardInterrupt::new_err("search interrupted"));
         }

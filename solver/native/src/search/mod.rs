@@ -24,9 +24,9 @@ pub trait Game {
     fn is_won(&self) -> bool;
     /// Legal moves worth trying, best first. Moves the game can prove hopeless may be left out.
     fn moves(&self, out: &mut Vec<Self::Move>);
-    /// Reorders `moves` (as `moves` gave them) for a restart run; by default a uniform shuffle.
-    /// A game whose order is worth keeping roughly can perturb it less.
-    fn perturb(&self, moves: &mut [Self::Move], rng: &mut SplitMix64) {
+    /// Reorders `moves` (as `moves` gave them) for restart run number `run` (1, 2, ...); by
+    /// default a uniform shuffle. A game whose order is worth keeping roughly can perturb it less.
+    fn perturb(&self, moves: &mut [Self::Move], rng: &mut SplitMix64, _run: u64) {
         rng.shuffle(moves);
     }
     fn apply(&mut self, mv: Self::Move);
@@ -132,6 +132,8 @@ struct Dfs<'t, M, K> {
     stopped: bool,
     /// Shuffles the moves of restarted runs; the first run keeps the game's order.
     shuffle: Option<SplitMix64>,
+    /// The restart run under way (0 = the first, in the game's order).
+    run: u64,
     move_buffers: Vec<Vec<M>>,
     line: Vec<M>,
 }
@@ -174,7 +176,7 @@ impl<'t, M: Copy, K: TableKey> Dfs<'t, M, K> {
         moves.clear();
         game.moves(&mut moves);
         if let Some(rng) = self.shuffle.as_mut() {
-            game.perturb(&mut moves, rng);
+            game.perturb(&mut moves, rng, self.run);
         }
         let mut won = false;
         for &mv in &moves {
@@ -222,6 +224,12 @@ const RESTART_UNIT: u64 = 3000;
 /// moves perturbed, then one run without limit. Lost positions proven by any run stay in the
 /// table, so later runs never repeat those proofs; the result is as exact as a single run.
 pub fn solve<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budget) -> SearchResult<G::Move> {
+    solve_seeded(game, table, budget, 0)
+}
+
+/// `solve` with the restart runs' orders drawn from `seed`: a search that comes back to a root
+/// it left open (Sir Tommy's `analyse`) tries other orders than the time before.
+pub fn solve_seeded<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budget, seed: u64) -> SearchResult<G::Move> {
     let start = Instant::now();
     let mut dfs = Dfs {
         table,
@@ -234,6 +242,7 @@ pub fn solve<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budge
         run_limit: u64::MAX,
         stopped: false,
         shuffle: None,
+        run: 0,
         move_buffers: Vec::new(),
         line: Vec::new(),
     };
@@ -241,7 +250,8 @@ pub fn solve<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budge
     let outcome = loop {
         let last = run >= G::RESTARTS;
         dfs.run_limit = if last { u64::MAX } else { dfs.nodes.saturating_add(RESTART_UNIT * luby(run + 1)) };
-        dfs.shuffle = (run > 0 && !last).then(|| SplitMix64::new(run));
+        dfs.shuffle = (run > 0 && !last).then(|| SplitMix64::new(seed << 32 ^ run));
+        dfs.run = run;
         dfs.stopped = false;
         dfs.line.clear();
         if dfs.search(game, 0) {
