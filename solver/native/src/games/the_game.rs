@@ -7,9 +7,10 @@
 //!
 //! The solver first runs a beam search over whole turns for a good line (most solo deals are
 //! won by it at once), then proves or improves it by depth-first searches that ask "is there a
-//! line leaving at most k cards?" for k from the proven lower bound upwards. Each failed search
-//! proves k + 1 as a lower bound; the first success is optimal. Lower bounds of positions are
-//! kept in a size-capped table keyed exactly (no hashes stand in for positions).
+//! line leaving at most k cards?", with k the proven lower bound (a failure raises it) or one
+//! below the best line (a success improves it), taking turns (see [`Solver::solve`]). Lower
+//! bounds of positions are kept in a size-capped table keyed exactly (no hashes stand in for
+//! positions).
 //!
 //! Pruning, each safe:
 //! - Dead cards (see [`dead_cards`]): a card no pile can ever take again stays to the end.
@@ -298,16 +299,29 @@ impl Rules {
     }
 
     /// The beam passes `Solver::solve` makes before its exact search, by default. The Game's
-    /// beam wins almost every winnable deal at once. Extreme's beam is much less sure of a
-    /// deal, and its exact search cannot prove a fresh deal lost in useful time, so it gets
-    /// many passes: widths growing fourfold, each tried with several tie-breaks (see `score`),
-    /// since another tie-break wins other deals about as often as a wider beam does.
+    /// beam wins almost every winnable deal at once, with its plain passes. Extreme's beam is
+    /// much less sure of a deal, and its exact search cannot prove a fresh deal lost in useful
+    /// time, so it gets many tie-break passes: widths growing fourfold, each tried with several
+    /// tie-breaks (see `score`), since another tie-break wins other deals about as often as a
+    /// wider beam does, and each line that falls short mended (`Solver::mend`). The Game gets
+    /// them too after its plain passes, for the deals those bring within [`NEAR_MISS`] cards.
     pub fn beam_widths(&self) -> &'static [usize] {
         if self.extreme {
-            &[8, 64, 64, 64, 256, 256, 256, 1024, 1024, 4096, 4096, 16384, 16384]
+            TIE_BREAK_WIDTHS
         } else {
-            &[8, 64, 512, 4096, 16384]
+            THE_GAME_WIDTHS
         }
+    }
+
+    /// Whether `s` is a deal not yet played: every pile at its start.
+    fn is_deal(&self, s: &State) -> bool {
+        s.piles == [1, 1, self.top + 1, self.top + 1]
+    }
+
+    /// Whether beam pass `pass` breaks ties pseudo-randomly and has its line mended: every
+    /// pass of Extreme's, The Game's after its plain ones.
+    fn tie_break_pass(&self, pass: usize) -> bool {
+        self.extreme || pass >= PLAIN_PASSES
     }
 
     /// Whether a card marked `kind` shows on a pile top.
@@ -1061,8 +1075,12 @@ impl<'a> Solver<'a> {
             if answer.best <= answer.lower_bound || self.stopped {
                 break;
             }
+            let tie_break = rules.tie_break_pass(pass);
+            if tie_break && !rules.extreme && !(answer.best - answer.lower_bound <= NEAR_MISS && rules.is_deal(root)) {
+                break;
+            }
             let (mut best, mut line) = self.beam(root, width, pass as u64);
-            if rules.extreme && best > answer.lower_bound && !self.stopped {
+            if tie_break && best > answer.lower_bound && !self.stopped {
                 let each = (MEND_NODES_PER_WIDTH * width as u64).min(MEND_NODES_MAX);
                 if let Some(mended) = self.mend(root, &line, answer.lower_bound, each) {
                     best = answer.lower_bound;
@@ -1116,10 +1134,11 @@ fn cards_left_after(rules: &Rules, root: &State, line: &[Move]) -> u8 {
 
 /// How promising a position at a turn boundary is for the beam: the room left on the piles,
 /// 3 per card still to play, and a heavy cost per dead card. Extreme adds a cost per
-/// same-pile or no-backwards showing (each binds every turn until it is covered) and, for beam
-/// pass `pass`, a pseudo-random term below [`BEAM_NOISE`] drawn from the key, which breaks the
-/// many near-ties differently in every pass: on solo seeds 1-80 one 64-wide beam won 35 deals
-/// without it and about 50 with it, and passes with different draws win different deals.
+/// same-pile or no-backwards showing (each binds every turn until it is covered). In a
+/// tie-break pass `pass` ([`Rules::tie_break_pass`]) a pseudo-random term below [`BEAM_NOISE`]
+/// drawn from the key breaks the many near-ties differently in every pass: on Extreme's solo
+/// seeds 1-80 one 64-wide beam won 35 deals without it and about 50 with it, and passes with
+/// different draws win different deals.
 fn score(rules: &Rules, s: &State, key: &Key, pass: u64) -> i32 {
     let top = rules.top;
     let room = (top as i32 + 1 - s.piles[0] as i32)
@@ -1128,16 +1147,33 @@ fn score(rules: &Rules, s: &State, key: &Key, pass: u64) -> i32 {
         + (s.piles[3] as i32 - 1);
     let dead = dead_cards(&s.piles, s.remaining(rules)).count_ones() as i32;
     let value = room - 3 * s.cards_left(rules) as i32 - 60 * dead;
+    // The tie-break passes draw as Extreme's do, numbered from The Game's first of them.
+    let draw = if rules.extreme { pass } else { pass.saturating_sub(PLAIN_PASSES as u64) };
+    let noise = ((key.hash(draw) >> 32) % BEAM_NOISE as u64) as i32;
     if !rules.extreme {
-        return value;
+        return if rules.tie_break_pass(pass as usize) { value + noise } else { value };
     }
     let binding: i32 = s.piles.iter().map(|&t| match rules.marks[t as usize & 127] {
         SAME_PILE => SAME_PILE_COST,
         NO_BACKWARDS => NO_BACKWARDS_COST,
         _ => 0,
     }).sum();
-    value - binding + ((key.hash(pass) >> 32) % BEAM_NOISE as u64) as i32
+    value - binding + noise
 }
+
+/// The Game's beam passes (`Rules::beam_widths`): its `PLAIN_PASSES` plain ones, then the
+/// tie-break passes that are all of Extreme's.
+const THE_GAME_WIDTHS: &[usize] = &[8, 64, 512, 4096, 16384, 8, 64, 64, 64, 256, 256, 256, 1024, 1024, 4096, 4096, 16384, 16384];
+const PLAIN_PASSES: usize = 5;
+const TIE_BREAK_WIDTHS: &[usize] = THE_GAME_WIDTHS.split_at(PLAIN_PASSES).1;
+/// The Game's tie-break passes run only for a deal its plain passes bring within this many
+/// cards of its bound: they look for the last cards of a near win (expert solo with the smaller
+/// hand, seeds 33, 70, 120 and 157 won within 60 s, where the plain passes and the exact search
+/// won 3 of them only after 60 s and seed 33 not in 300 s). On a deal the exact search proves
+/// nothing in useful time; in mid-game it decides most positions, and there the tie-break
+/// passes took its time (solo positions 12 turns before a heuristic player got stuck: 37 of
+/// 50 proven within 10 s with them, 44 without).
+const NEAR_MISS: u8 = 3;
 
 /// Extreme's beam costs of a same-pile and a no-backwards showing, and the bound of its
 /// tie-breaking noise, in score points (a point of room; 3 per card left): tuned on solo
