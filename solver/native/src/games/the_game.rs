@@ -239,6 +239,9 @@ pub fn cards_left_bound(rules: &Rules, s: &State, never: u128) -> u8 {
     let hand_size = rules.hand_size;
     let minimum = if rules.expert { 3 } else { 2 };
     let clogged = (hand_size + 1).saturating_sub(minimum);
+    if (dead as usize) < clogged {
+        return dead; // (every never-played card is in the hand or the draw pile)
+    }
     let mut held = (s.hand() & never).count_ones() as usize;
     let mut drawn = s.drawn as usize;
     while held < clogged {
