@@ -244,7 +244,7 @@ class TheGameEngine(Engine):
             facts += [f"at that point {fact}" for fact in self.facts(end)]
         never = sorted(self.never_played(position))
         clog = self.clog_bound(position, set(never))
-        if clog and result.bound <= clog[0] > len(never):
+        if clog and len(never) < clog[0] and result.bound <= clog[0]:  # (the clog is the whole proof)
             bound, draws, cards = clog
             best = ", so the best line found leaves the fewest" if bound == result.value else ""
             when = "now" if not draws else f"once {amount(draws, 'more card')} {'is' if draws == 1 else 'are'} drawn"
