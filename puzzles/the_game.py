@@ -191,7 +191,12 @@ class Position:
     @property
     def minimum(self) -> int:
         """Cards the player to move must play this turn."""
-        return (3 if self.expert else 2) if self.draw else 1
+        return self.minimum_while_drawing if self.draw else 1
+
+    @property
+    def minimum_while_drawing(self) -> int:
+        """Cards a turn must play while the draw pile lasts (1 after)."""
+        return 3 if self.expert else 2
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -299,7 +304,7 @@ def check_position(position: Position) -> None:
     _check_players(p.players)
     if not 2 <= p.top <= TOP:
         raise IllegalPositionError(f"highest card {p.top}; the deck is 2..N with N from 2 to {TOP}")
-    if p.hand_size < (3 if p.expert else 2):
+    if p.hand_size < p.minimum_while_drawing:
         raise IllegalPositionError(f"hand size {p.hand_size} is below the minimum of a turn")
     if p.hand_size > MAX_HAND_SIZE:
         raise IllegalPositionError(f"hand size {p.hand_size}: winnable handles hands of up to {MAX_HAND_SIZE} cards")

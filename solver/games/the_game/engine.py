@@ -244,24 +244,26 @@ class TheGameEngine(Engine):
             facts += [f"at that point {fact}" for fact in self.facts(end)]
         never = sorted(self.never_played(position))
         clog = self.clog_bound(position, set(never))
+
+        def best(bound: int) -> str:
+            return ", so the best line found leaves the fewest" if bound == result.value else ""
+
         if clog and len(never) < clog[0] and result.bound <= clog[0]:  # (the clog is the whole proof)
             bound, draws, cards = clog
-            best = ", so the best line found leaves the fewest" if bound == result.value else ""
             when = "now" if not draws else f"once {amount(draws, 'more card')} {'is' if draws == 1 else 'are'} drawn"
             facts.append(
                 f"no line leaves fewer than {amount(bound, 'card')}: {listed([str(c) for c in cards])} can never be "
                 f"played (above), and they fill {len(cards)} places of the hand of {position.hand_size} {when}"
                 f"; from then on no turn can play "
-                f"{3 if position.expert else 2} while cards remain to draw, and each turn before draws at most the "
-                f"cards it plays, so the game ends with a full hand and at least "
-                f"{amount(bound - position.hand_size, 'card')} still to draw{best}")
+                f"{position.minimum_while_drawing} while cards remain to draw, and each turn before draws at most "
+                f"the cards it plays, so the game ends with a full hand and at least "
+                f"{amount(bound - position.hand_size, 'card')} still to draw{best(bound)}")
         elif result.bound > len(never):
             facts.append(f"no line leaves fewer than {amount(result.bound, 'card')}: "
                          f"{'the exhaustive search proved it' if result.optimal else 'proven so far'}")
         elif never:
-            best = ", so the best line found leaves the fewest" if len(never) == result.value else ""
             facts.append(f"no line leaves fewer than {amount(len(never), 'card')}: "
-                         f"{', '.join(map(str, never))} can never be played (above){best}")
+                         f"{', '.join(map(str, never))} can never be played (above){best(len(never))}")
         else:
             facts.append("not decided within the budget: no line leaving fewer cards was found, none was ruled out")
         return facts

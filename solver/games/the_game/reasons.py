@@ -36,7 +36,7 @@ def clog_bound(position: Position, never: set[int]) -> tuple[int, int, list[int]
     still to draw, `last` being the clogging draw plus `minimum - 1`."""
     if position.players != 1:
         return None
-    minimum = 3 if position.expert else 2
+    minimum = position.minimum_while_drawing
     clogging = max(position.hand_size + 1 - minimum, 0)
     held = [card for card in position.hands[0] if card in never]
     draws = 0

@@ -237,7 +237,7 @@ pub fn cards_left_bound(rules: &Rules, s: &State, never: u128) -> u8 {
         return dead;
     }
     let hand_size = rules.hand_size;
-    let minimum = if rules.expert { 3 } else { 2 };
+    let minimum = rules.minimum_while_drawing() as usize;
     let clogged = (hand_size + 1).saturating_sub(minimum);
     if (dead as usize) < clogged {
         return dead; // (every never-played card is in the hand or the draw pile)
@@ -321,10 +321,22 @@ impl Rules {
         s.piles == [1, 1, self.top + 1, self.top + 1]
     }
 
-    /// Whether beam pass `pass` breaks ties pseudo-randomly and has its line mended: every
-    /// pass of Extreme's, The Game's after its plain ones.
-    fn tie_break_pass(&self, pass: usize) -> bool {
-        self.extreme || pass >= PLAIN_PASSES
+    /// Cards a turn must play while the draw pile lasts (1 after).
+    #[inline]
+    pub fn minimum_while_drawing(&self) -> u8 {
+        if self.expert {
+            3
+        } else {
+            2
+        }
+    }
+
+    /// For a beam pass that breaks ties pseudo-randomly and has its line mended, its number
+    /// among those passes (every pass of Extreme's, The Game's after its plain ones): the
+    /// tie-break passes draw alike in both games.
+    fn tie_break(&self, pass: usize) -> Option<u64> {
+        let number = if self.extreme { Some(pass) } else { pass.checked_sub(PLAIN_PASSES) };
+        number.map(|n| n as u64)
     }
 
     /// Whether a card marked `kind` shows on a pile top.
@@ -459,11 +471,7 @@ impl State {
     #[inline]
     pub fn minimum(&self, rules: &Rules) -> u8 {
         if self.draw_left(rules) > 0 {
-            if rules.expert {
-                3
-            } else {
-                2
-            }
+            rules.minimum_while_drawing()
         } else {
             1
         }
@@ -910,7 +918,7 @@ pub struct Solver<'a> {
     stopped: bool,
     interrupted: bool,
     target: u8,
-    /// A node count the current search stops at (`mend`'s cap), and whether it did.
+    /// A node count the current search stops at (`decide_within`'s cap), and whether it did.
     cap: u64,
     capped: bool,
     path: Vec<Move>,
@@ -1026,13 +1034,7 @@ impl<'a> Solver<'a> {
             }
         }
         for &(before, start) in starts.iter().rev() {
-            self.cap = self.nodes + nodes_each;
-            let (end, _) = self.decide(&start, target);
-            self.cap = u64::MAX;
-            if self.capped {
-                self.capped = false;
-                self.stopped = self.interrupted;
-            }
+            let (end, _, _) = self.decide_within(&start, target, nodes_each);
             if let Some(end) = end {
                 return Some([&line[..before], &end[..]].concat());
             }
@@ -1061,6 +1063,19 @@ impl<'a> Solver<'a> {
         (self.found.take(), bound)
     }
 
+    /// `decide` within `nodes` more nodes: also whether that cap stopped it (then nothing is
+    /// proven, and the search may go on; the budget's own stop stays).
+    fn decide_within(&mut self, root: &State, target: u8, nodes: u64) -> (Option<Vec<Move>>, u8, bool) {
+        self.cap = self.nodes.saturating_add(nodes);
+        let (line, bound) = self.decide(root, target);
+        self.cap = u64::MAX;
+        let capped = std::mem::take(&mut self.capped);
+        if capped {
+            self.stopped = self.interrupted;
+        }
+        (line, bound, capped)
+    }
+
     /// The fewest cards left from `root`: beam search first, then exact searches in two kinds,
     /// taking turns under node caps that double every round. Upward searches ask for a line
     /// leaving no more than the proven bound: each failure raises the bound, a success is
@@ -1078,8 +1093,9 @@ impl<'a> Solver<'a> {
             if answer.best <= answer.lower_bound || self.stopped {
                 break;
             }
-            let tie_break = rules.tie_break_pass(pass);
-            if tie_break && !rules.extreme && !(answer.best - answer.lower_bound <= NEAR_MISS && rules.is_deal(root)) {
+            let tie_break = rules.tie_break(pass).is_some();
+            let near_miss_deal = answer.best - answer.lower_bound <= NEAR_MISS && rules.is_deal(root);
+            if tie_break && !rules.extreme && !near_miss_deal {
                 break;
             }
             let (mut best, mut line) = self.beam(root, width, pass as u64);
@@ -1100,13 +1116,7 @@ impl<'a> Solver<'a> {
         let mut descend = false;
         while answer.lower_bound < answer.best && !self.stopped {
             let target = if descend { answer.best - 1 } else { answer.lower_bound };
-            self.cap = self.nodes.saturating_add(if descend { DOWNWARD_SHARE * cap } else { cap });
-            let (line, bound) = self.decide(root, target);
-            self.cap = u64::MAX;
-            let capped = std::mem::take(&mut self.capped);
-            if capped {
-                self.stopped = self.interrupted;
-            }
+            let (line, bound, capped) = self.decide_within(root, target, if descend { DOWNWARD_SHARE * cap } else { cap });
             if let Some(line) = line {
                 answer.best = cards_left_after(rules, root, &line);
                 answer.line = line;
@@ -1138,7 +1148,7 @@ fn cards_left_after(rules: &Rules, root: &State, line: &[Move]) -> u8 {
 /// How promising a position at a turn boundary is for the beam: the room left on the piles,
 /// 3 per card still to play, and a heavy cost per dead card. Extreme adds a cost per
 /// same-pile or no-backwards showing (each binds every turn until it is covered). In a
-/// tie-break pass `pass` ([`Rules::tie_break_pass`]) a pseudo-random term below [`BEAM_NOISE`]
+/// tie-break pass `pass` ([`Rules::tie_break`]) a pseudo-random term below [`BEAM_NOISE`]
 /// drawn from the key breaks the many near-ties differently in every pass: on Extreme's solo
 /// seeds 1-80 one 64-wide beam won 35 deals without it and about 50 with it, and passes with
 /// different draws win different deals.
@@ -1150,11 +1160,9 @@ fn score(rules: &Rules, s: &State, key: &Key, pass: u64) -> i32 {
         + (s.piles[3] as i32 - 1);
     let dead = dead_cards(&s.piles, s.remaining(rules)).count_ones() as i32;
     let value = room - 3 * s.cards_left(rules) as i32 - 60 * dead;
-    // The tie-break passes draw as Extreme's do, numbered from The Game's first of them.
-    let draw = if rules.extreme { pass } else { pass.saturating_sub(PLAIN_PASSES as u64) };
-    let noise = ((key.hash(draw) >> 32) % BEAM_NOISE as u64) as i32;
+    let noise = rules.tie_break(pass as usize).map_or(0, |n| ((key.hash(n) >> 32) % BEAM_NOISE as u64) as i32);
     if !rules.extreme {
-        return if rules.tie_break_pass(pass as usize) { value + noise } else { value };
+        return value + noise;
     }
     let binding: i32 = s.piles.iter().map(|&t| match rules.marks[t as usize & 127] {
         SAME_PILE => SAME_PILE_COST,
@@ -1173,10 +1181,9 @@ const TIE_BREAK_WIDTHS: &[usize] = THE_GAME_WIDTHS.split_at(PLAIN_PASSES).1;
 /// cards of its bound: they look for the last cards of a near win (expert solo with the smaller
 /// hand: seeds 70, 120 and 157 won in about 25 s instead of 35 to 60 s, and seed 33 in about
 /// 50 s, where the plain passes and the exact search had not won it in 300 s). On a deal the
-/// exact search proves
-/// nothing in useful time; in mid-game it decides most positions, and there the tie-break
-/// passes took its time (solo positions 12 turns before a heuristic player got stuck: 37 of
-/// 50 proven within 10 s with them, 44 without).
+/// exact search proves nothing in useful time; in mid-game it decides most positions, and there
+/// the tie-break passes took its time (solo positions 12 turns before a heuristic player got
+/// stuck: 37 of 50 proven within 10 s with them, 44 without).
 const NEAR_MISS: u8 = 3;
 
 /// Extreme's beam costs of a same-pile and a no-backwards showing, and the bound of its
