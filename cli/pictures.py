@@ -124,9 +124,7 @@ def write_reasons_page(path: str, entry: GameEntry, position, explanation, data:
             step = add_step(along[depth], node.reason or str(node.move), node.line(), f"depth-{depth - 1 + indent}")
             nodes.append((depth, str(node.move), "refuted" if node.reason is None else "reason",
                           node.reason or "every next move loses", step))
-    spelled = {line.strip() for _, tree in explanation.proofs for line in tree.lines()}
-    reasons = [reason for reason in explanation.reasons
-               if reason.strip() not in spelled and reason.split(": ", 1)[-1].strip() not in spelled]
+    reasons = explanation.unspelled_reasons()
     facts = [f"method: {explanation.method}"]
     if nodes:
         facts.append(f"proof tree: {len(nodes)} positions, every move refuted; click a box or a line to see it")

@@ -109,16 +109,18 @@ class Engine:
         if found:
             return Explanation(UNWINNABLE, found, "rules")
         starts = self.starts(position)
-        lines, methods, proofs = [], [], []
+        lines, methods, proofs, spelled = [], [], [], []
         for start in starts:
             found, method, tree = self.lost_reason(start, budget)
             if len(starts) > 1:
                 found[0] = f"With {start.to_move} starting: {found[0]}"
+            if tree is not None:
+                proofs.append((start, tree))
+                spelled += range(len(lines), len(lines) + len(found))
             lines += found
             methods.append(method)
-            proofs += [(start, tree)] if tree is not None else []
         method = next(m for m in ("cp-sat core", "rules", "search") if m in methods)
-        return Explanation(UNWINNABLE, lines, method, proofs)
+        return Explanation(UNWINNABLE, lines, method, proofs, spelled)
 
     def lost_reason(self, start, budget: Budget) -> tuple[list[str], str, Refutation | None]:
         """Why one start is lost, best first: a short reason, the CP-SAT unsat core, a proof

@@ -347,12 +347,17 @@ class Refutation:
 class Explanation:
     """Why a deal or position is lost (or that it is not), as sentences a player can check.
     `proofs` holds the proof trees the sentences spell out, one per start they refute, as
-    (start position, tree)."""
+    (start position, tree), and `spelled` the indices of the reasons those trees produced."""
 
     verdict: str
     reasons: list[str]
     method: str  # "rules", "search", "cp-sat core" or "none"
     proofs: list[tuple[object, Refutation]] = field(default_factory=list)
+    spelled: list[int] = field(default_factory=list)
+
+    def unspelled_reasons(self) -> list[str]:
+        """The reasons no proof tree spells out (a page that draws the trees lists only these)."""
+        return [reason for i, reason in enumerate(self.reasons) if i not in self.spelled]
 
     def to_json(self) -> dict:
         proofs = [{"to_move": start.to_move, **tree.to_json()} for start, tree in self.proofs]

@@ -230,6 +230,7 @@ def test_explain_page_draws_the_proof_tree_a_step_per_position(tmp_path):
         assert (node.reason is None) == bool(node.replies)
     assert page_steps(text) == expected
     assert text.count('class="node"') == len(nodes) + 1
+    assert explanation.spelled == list(range(len(explanation.reasons))) and 'class="reasons"' not in text
     assert [html.unescape(item) for item in re.findall(r"<li[^>]*>(.*?)</li>", text)] == [n.line() for _, n in nodes]
     assert explanation.to_json()["proofs"][0]["replies"][1]["notation"] == "2D (col 6)"
 
@@ -268,7 +269,7 @@ def test_explain_page_gives_each_refuted_start_a_step_of_its_own(tmp_path):
     move = starts[0].legal_moves()[0]
     tree = Refutation(replies=(Refutation(move, "a reason naming 9H"),))
     page = tmp_path / "why.html"
-    write_reasons_page(str(page), entry, deal, Explanation(UNWINNABLE, tree.lines(), "rules", [(starts[0], tree)]), {})
+    write_reasons_page(str(page), entry, deal, Explanation(UNWINNABLE, tree.lines(), "rules", [(starts[0], tree)], [0]), {})
     text = page.read_text()
     rules = entry.rules
     assert len(starts) == 2 and page_steps(text) == [rules.format_position(at)
