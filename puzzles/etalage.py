@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from .cards import shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .lines import replay  # noqa: F401  (part of each game's rules)
-from .text import named_lines
+from .text import amount, named_lines
 
 NAME = "etalage"
 TITLE = "Etalage"
@@ -271,7 +271,7 @@ def check_position(position: Position) -> None:
     if not 1 <= p.leader <= p.players:
         raise IllegalPositionError(f"leader {p.leader}: there are players 1 to {p.players}")
     if len(p.trick) > p.players:
-        raise IllegalPositionError(f"{len(p.trick)} cards in the trick; {p.players} players play one each")
+        raise IllegalPositionError(f"{amount(len(p.trick), 'card')} in the trick; {p.players} players play one each")
     seen: set[int] = set()
     in_play = set(deck(p.players, p.values))
     for c in list(p.display) + [c for hand in p.hands for c in hand] + list(p.trick):
@@ -285,14 +285,14 @@ def check_position(position: Position) -> None:
         seen.add(c)
     for number, hand in enumerate(p.hands, start=1):
         if len(hand) > p.values - 1:
-            raise IllegalPositionError(f"hand {number} holds {len(hand)} cards; a hand holds at most {p.values - 1}")
+            raise IllegalPositionError(f"hand {number} holds {amount(len(hand), 'card')}; a hand holds at most {p.values - 1}")
     played = [(p.leader - 1 + i) % p.players for i in range(len(p.trick))]
     size = len(p.hands[p.leader - 1]) + (1 if p.trick else 0)  # the hands of players yet to play
     for number, hand in enumerate(p.hands, start=1):
         want = size - (1 if number - 1 in played else 0)
         if len(hand) != want:
             raise IllegalPositionError(
-                f"hand {number} holds {len(hand)} cards; with {len(p.trick)} played in this trick it must hold {want}"
+                f"hand {number} holds {amount(len(hand), 'card')}; with {len(p.trick)} played in this trick it must hold {want}"
             )
     taken = in_play - seen
     if sum(p.scores) != sum(map(value_of, taken)) or min(p.scores) < 0:

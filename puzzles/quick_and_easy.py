@@ -24,7 +24,7 @@ from functools import lru_cache
 from .cards import shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .lines import replay  # noqa: F401  (part of each game's rules)
-from .text import named_lines
+from .text import amount, named_lines
 
 NAME = "quick-and-easy"
 TITLE = "The Game: Quick & Easy"
@@ -245,7 +245,7 @@ def check_position(position: Position) -> None:
     if p.to_move is None:
         for number, hand in enumerate(p.hands, start=1):
             if len(hand) != HAND:
-                raise IllegalPositionError(f"hand {number} holds {len(hand)} cards; a deal gives each player {HAND}")
+                raise IllegalPositionError(f"hand {number} holds {amount(len(hand), 'card')}; a deal gives each player {HAND}")
         if len(seen) != len(DECK) or tops:
             missing = " ".join(card_name(c) for c in DECK if c not in seen)
             raise IllegalPositionError(
@@ -262,13 +262,13 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"{p.played} cards played this turn; a turn plays 1 or {p.per_turn}"
                                    if not p.pro else f"{p.played} cards played this turn; a turn plays 1 (pro)")
     if p.played > gone:
-        raise IllegalPositionError(f"{p.played} cards played this turn but only {gone} are on the piles")
+        raise IllegalPositionError(f"{amount(p.played, 'card')} played this turn but only {gone} are on the piles")
     for number, hand in enumerate(p.hands, start=1):
         full = HAND - (p.played if number == p.to_move else 0)
         if len(hand) > full or (p.draw and len(hand) != full):
             rule = "exactly" if p.draw else "at most"
             raise IllegalPositionError(
-                f"hand {number} holds {len(hand)} cards; with {len(p.draw)} left to draw it must hold {rule} {full}")
+                f"hand {number} holds {amount(len(hand), 'card')}; with {len(p.draw)} left to draw it must hold {rule} {full}")
     if p.played == 0 and not p.hand and p.remaining:
         raise IllegalPositionError(f"player {p.to_move} is to move with no cards; such players are skipped")
 
@@ -316,7 +316,7 @@ def parse(text: str, players: int | None = None, pro: bool = False) -> Position:
     parsed_hands = tuple(cards(*hands[n]) for n in range(1, len(hands) + 1))
     for number, (hand, (_, line)) in enumerate(zip(parsed_hands, (hands[n] for n in sorted(hands))), start=1):
         if len(hand) > HAND:
-            raise ParseError(f"hand {number} holds {len(hand)} cards; a hand holds at most {HAND}", line)
+            raise ParseError(f"hand {number} holds {amount(len(hand), 'card')}; a hand holds at most {HAND}", line)
     draw = cards(*fields["draw"]) if "draw" in fields else ()
     piles: tuple[int | None, int | None] = (EMPTY, EMPTY)
     if "piles" in fields:

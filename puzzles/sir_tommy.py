@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from .cards import DECK_SIZE, RANKS, card_name, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .tableau import format_columns, read_layout
+from .text import amount
 
 NAME = "sir-tommy"
 TITLE = "Sir Tommy voor twee"
@@ -366,7 +367,7 @@ def check_position(position: Position) -> None:
             f"{stock} cards in the stock of {total}: draws of {DRAW} leave {total - DRAW}, {total - 2 * DRAW}, … or none")
     last_draw = drawn - DRAW * ((drawn - 1) // DRAW)
     if len(position.hand) > last_draw:
-        raise IllegalPositionError(f"{len(position.hand)} cards in hand but the last draw took {last_draw}")
+        raise IllegalPositionError(f"{amount(len(position.hand), 'card')} in hand but the last draw took {last_draw}")
     draws = -(-drawn // DRAW)
     drawer = PLAYERS[(draws - 1) % 2]
     first_d = next((card for pile in position.foundations_of("D") for card in pile), None)

@@ -1,4 +1,5 @@
-"""Reading the 'name: value' text formats of the games with numbered hands (`hand 1:`)."""
+"""Reading the 'name: value' text formats of the games with numbered hands (`hand 1:`), and
+counting in their messages."""
 
 from __future__ import annotations
 
@@ -7,6 +8,11 @@ import re
 from .errors import ParseError
 
 _HAND = re.compile(r"^hand\s+(\d+)$")
+
+
+def amount(n: int, word: str) -> str:
+    """'1 card', '3 cards'."""
+    return f"{n} {word}{'s' * (n != 1)}"
 
 
 def named_lines(text: str, known: dict[str, str]) -> tuple[dict[str, tuple[str, int]], dict[int, tuple[str, int]]]:

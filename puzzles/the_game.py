@@ -25,6 +25,7 @@ from functools import lru_cache
 from .cards import shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .lines import replay  # noqa: F401  (part of each game's rules)
+from .text import amount
 
 NAME = "the-game"
 TITLE = "The Game"
@@ -321,7 +322,7 @@ def check_position(position: Position) -> None:
         for number, hand in enumerate(p.hands, start=1):
             dealt = min(p.hand_size, max(0, len(deck) - (number - 1) * p.hand_size))
             if len(hand) != dealt:
-                raise IllegalPositionError(f"hand {number} holds {len(hand)} cards; a deal gives it {dealt}")
+                raise IllegalPositionError(f"hand {number} holds {amount(len(hand), 'card')}; a deal gives it {dealt}")
         if gone:
             raise IllegalPositionError(
                 f"{len(gone)} cards of 2..{p.top} are missing; a deal has them all"
@@ -342,13 +343,13 @@ def check_position(position: Position) -> None:
     if not 1 <= p.to_move <= p.players:
         raise IllegalPositionError(f"to-move {p.to_move}: there are players 1 to {p.players}")
     if not 0 <= p.played <= len(gone):
-        raise IllegalPositionError(f"{p.played} cards played this turn but only {len(gone)} are gone")
+        raise IllegalPositionError(f"{amount(p.played, 'card')} played this turn but only {len(gone)} are gone")
     for number, hand in enumerate(p.hands, start=1):
         full = p.hand_size - (p.played if number == p.to_move else 0)
         if len(hand) > full or (p.draw and len(hand) != full and not p.SHORT_HANDS):
             rule = "exactly" if p.draw else "at most"
             raise IllegalPositionError(
-                f"hand {number} holds {len(hand)} cards; with {len(p.draw)} left to draw it must hold {rule} {full}"
+                f"hand {number} holds {amount(len(hand), 'card')}; with {len(p.draw)} left to draw it must hold {rule} {full}"
             )
     if p.played == 0 and not p.hand and seen:
         raise IllegalPositionError(f"player {p.to_move} is to move with no cards; such players are skipped")

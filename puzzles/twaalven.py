@@ -19,6 +19,7 @@ from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
+from .text import amount
 
 NAME = "twaalven"
 TITLE = "Twaalven en veertienen"
@@ -192,7 +193,7 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"{len(seen)} cards; a deal has {DECK_SIZE}")
     if gone % 2:
         raise IllegalPositionError(
-            f"{gone} cards gone ({len(seen)} remain); every turn takes two, so an even number must be gone"
+            f"{amount(gone, 'card')} gone ({len(seen)} remain); every turn takes two, so an even number must be gone"
         )
     if gone:
         check_cards_gone(position, sorted(set(range(DECK_SIZE)) - seen))

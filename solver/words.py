@@ -7,6 +7,7 @@ from __future__ import annotations
 import networkx as nx
 
 from puzzles.cards import card_name, rank
+from puzzles.text import amount  # noqa: F401  (counts are words of explanations too)
 
 _FACES = {1: ("A", "ace"), 11: ("J", "jack"), 12: ("Q", "queen"), 13: ("K", "king")}
 
@@ -24,11 +25,6 @@ def a_rank(r: int) -> str:
 def ranks_word(r: int) -> str:
     """'5s', 'aces'."""
     return _FACES[r][1] + "s" if r in _FACES else f"{r}s"
-
-
-def amount(n: int, word: str) -> str:
-    """'1 card', '3 cards'."""
-    return f"{n} {word}{'s' * (n != 1)}"
 
 
 def listed(words: list[str], joiner: str = "and") -> str:

@@ -153,7 +153,7 @@ def test_bad_text_is_refused_with_a_clear_message(text, error, message):
 def test_positions_must_be_plausible():
     with pytest.raises(IllegalPositionError, match="both piles are empty"):
         position(["7R 3G"], "", piles=("-", "-"))
-    with pytest.raises(IllegalPositionError, match="hand 2 holds 1 cards; with 1 left to draw it must hold exactly 2"):
+    with pytest.raises(IllegalPositionError, match="hand 2 holds 1 card; with 1 left to draw it must hold exactly 2"):
         position(["7R 3G", "1Y"], "5P", piles=("4B", "-"))
     with pytest.raises(IllegalPositionError, match="2 cards played this turn; a turn plays 1 \\(pro\\)"):
         position(["7R"], "", piles=("4B", "5B"), played=2, pro=True)

@@ -230,7 +230,7 @@ def test_odd_number_of_cards_gone_is_an_illegal_position():
     with pytest.raises(IllegalPositionError) as info:
         tw.parse(text(rows + ["to-move: T"]))
     assert isinstance(info.value, ValueError) and not isinstance(info.value, ParseError)
-    assert "1 cards gone" in str(info.value) and "51 remain" in str(info.value)
+    assert "1 card gone" in str(info.value) and "51 remain" in str(info.value)
     rows[12] = "3S JC QD"
     rows[0] = "7H 2H TH"  # three cards gone
     with pytest.raises(IllegalPositionError):
