@@ -1271,39 +1271,61 @@ fn turns(
 /// can be made that way (then any card).
 const BEAM_MAX_GAP: i32 = 25;
 
-/// A beam candidate: (score, key, position after the turn, parent index, the turn's moves).
-type Candidate = (i32, Key, State, usize, Turn);
+/// The next layer of a beam as it grows: each child position, the step that made it (its
+/// parent's index in the layer before, the turn's moves), and its rank (score, key, index of
+/// the child). Only the ranks are sorted: they are a third of the size of a child with its step.
+#[derive(Default)]
+struct Children {
+    states: Vec<State>,
+    steps: Vec<(u32, Turn)>,
+    ranks: Vec<(i32, Key, u32)>,
+}
 
-/// Keeps the `width` best candidates, one per key. Equal keys have equal scores, so sorting by
-/// score and then key puts duplicates side by side. Called whenever the candidates reach four
-/// times the width, which caps the beam's memory.
-fn keep_best(candidates: &mut Vec<Candidate>, width: usize) {
-    candidates.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    candidates.dedup_by(|a, b| a.1 == b.1);
-    candidates.truncate(width);
+impl Children {
+    fn push(&mut self, score: i32, key: Key, state: State, parent: usize, moves: Turn) {
+        self.ranks.push((score, key, self.states.len() as u32));
+        self.states.push(state);
+        self.steps.push((parent as u32, moves));
+    }
+
+    /// Keeps the `width` best children, one per key (the first made of those with the key).
+    /// Equal keys have equal scores, so sorting by score and then key puts duplicates side by
+    /// side. Called whenever the children reach four times the width, which caps the beam's
+    /// memory.
+    fn keep_best(&mut self, width: usize) {
+        self.ranks.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        self.ranks.dedup_by(|a, b| a.1 == b.1);
+        self.ranks.truncate(width);
+        let states = self.ranks.iter().map(|r| self.states[r.2 as usize]).collect();
+        let steps = self.ranks.iter().map(|r| self.steps[r.2 as usize]).collect();
+        (self.states, self.steps) = (states, steps);
+        for (i, rank) in self.ranks.iter_mut().enumerate() {
+            rank.2 = i as u32;
+        }
+    }
 }
 
 impl Solver<'_> {
     /// A beam search over whole turns: keeps the `width` best positions after each round of
     /// turns (one per key); returns the fewest cards left at any end of game it met, and
-    /// its line. Stops early (keeping what it found) when the budget runs out.
+    /// its line. Stops early (keeping what it found) when the budget runs out. Only the last
+    /// layer's positions are kept; of the earlier layers, the steps that lead to them.
     pub fn beam(&mut self, root: &State, width: usize, pass: u64) -> (u8, Vec<Move>) {
         let rules = self.rules;
         let mut best = (root.cards_left(rules), Vec::new());
-        // Each layer: (state, index of its parent in the previous layer, the turn's moves).
-        let mut layers: Vec<Vec<(State, usize, Turn)>> = vec![vec![(*root, 0, Turn::EMPTY)]];
+        let mut layer = vec![*root];
+        let mut steps: Vec<Vec<(u32, Turn)>> = Vec::new();
         let mut found = Vec::new();
         let mut buffers = Vec::new();
         let mut turn = Turn::EMPTY;
         let ordered = if rules.extreme { Some(0) } else { None };
         loop {
-            let layer = layers.last().unwrap();
-            let mut next: Vec<Candidate> = Vec::new();
-            for (index, (s, _, _)) in layer.iter().enumerate() {
+            let mut next = Children::default();
+            for (index, s) in layer.iter().enumerate() {
                 if s.is_over(rules) {
                     let left = s.cards_left(rules);
                     if left < best.0 {
-                        best = (left, line_of(&layers, layers.len() - 1, index));
+                        best = (left, line_of(&steps, index, Turn::EMPTY));
                     }
                     continue;
                 }
@@ -1321,22 +1343,21 @@ impl Solver<'_> {
                 self.nodes += found.len() as u64;
                 for &(child, moves) in &found {
                     if child.cards_left(rules) == 0 {
-                        let mut line = line_of(&layers, layers.len() - 1, index);
-                        line.extend_from_slice(moves.as_slice());
-                        return (0, line);
+                        return (0, line_of(&steps, index, moves));
                     }
                     let key = child.key(rules);
-                    next.push((score(rules, &child, &key, pass), key, child, index, moves));
+                    next.push(score(rules, &child, &key, pass), key, child, index, moves);
                 }
-                if next.len() >= 4 * width {
-                    keep_best(&mut next, width);
+                if next.ranks.len() >= 4 * width {
+                    next.keep_best(width);
                 }
             }
-            keep_best(&mut next, width);
-            if next.is_empty() {
+            next.keep_best(width);
+            if next.states.is_empty() {
                 return best;
             }
-            layers.push(next.into_iter().map(|(_, _, s, parent, moves)| (s, parent, moves)).collect());
+            layer = next.states;
+            steps.push(next.steps);
         }
     }
 
@@ -1353,15 +1374,15 @@ impl Solver<'_> {
     }
 }
 
-/// The moves from the root to entry `index` of layer `layer`.
-fn line_of(layers: &[Vec<(State, usize, Turn)>], layer: usize, index: usize) -> Vec<Move> {
-    let mut turns = Vec::new();
-    let (mut layer, mut index) = (layer, index);
-    while layer > 0 {
-        let (_, parent, moves) = &layers[layer][index];
-        turns.push(*moves);
-        index = *parent;
-        layer -= 1;
+/// The moves from the root to entry `index` of the beam's last layer, then the turn `last`
+/// (empty to end there). `steps[i]` holds how each position of layer `i + 1` was made.
+fn line_of(steps: &[Vec<(u32, Turn)>], index: usize, last: Turn) -> Vec<Move> {
+    let mut turns = vec![last];
+    let mut index = index;
+    for layer in steps.iter().rev() {
+        let (parent, moves) = layer[index];
+        turns.push(moves);
+        index = parent as usize;
     }
     turns.iter().rev().flat_map(|t| t.as_slice().iter().copied()).collect()
 }
