@@ -1085,35 +1085,27 @@ impl<'a> Solver<'a> {
     /// bound (on solo positions cut 8 and 12 turns before a heuristic player got stuck, it proved
     /// optima of 21 and 28 that upward searches left at bounds 6 and 15 after 10 s). Both fill
     /// one table of proven bounds, exact for any target, so a capped search is not wasted.
+    /// A deal left a few cards short gets ever wider beam passes between the exact rounds
+    /// ([`WIDENING_FIRST`]), unless the caller asked for no beam.
     pub fn solve(&mut self, root: &State, beam_widths: &[usize]) -> Answer {
         let rules = self.rules;
         let mut answer = Answer { best: root.cards_left(rules), ..Answer::default() };
         answer.lower_bound = cards_left_bound(rules, root, never_played(rules, root));
+        let near_miss_deal = |answer: &Answer| answer.best - answer.lower_bound <= NEAR_MISS && rules.is_deal(root);
         for (pass, &width) in beam_widths.iter().enumerate() {
             if answer.best <= answer.lower_bound || self.stopped {
                 break;
             }
-            let tie_break = rules.tie_break(pass).is_some();
-            let near_miss_deal = answer.best - answer.lower_bound <= NEAR_MISS && rules.is_deal(root);
-            if tie_break && !rules.extreme && !near_miss_deal {
+            let draw = rules.tie_break(pass);
+            if draw.is_some() && !rules.extreme && !near_miss_deal(&answer) {
                 break;
             }
-            let (mut best, mut line) = self.beam(root, width, pass as u64);
-            if tie_break && best > answer.lower_bound && !self.stopped {
-                let each = (MEND_NODES_PER_WIDTH * width as u64).min(MEND_NODES_MAX);
-                if let Some(mended) = self.mend(root, &line, answer.lower_bound, each) {
-                    best = answer.lower_bound;
-                    line = mended;
-                }
-            }
-            if best < answer.best {
-                answer.best = best;
-                answer.line = line;
-            }
+            self.beam_pass(root, width, draw, &mut answer);
         }
         answer.beam_best = answer.best;
         let mut cap = FIRST_PHASE_NODES;
         let mut descend = false;
+        let mut widening = (0, WIDENING_FIRST);
         while answer.lower_bound < answer.best && !self.stopped {
             let target = if descend { answer.best - 1 } else { answer.lower_bound };
             let (line, bound, capped) = self.decide_within(root, target, if descend { DOWNWARD_SHARE * cap } else { cap });
@@ -1126,6 +1118,12 @@ impl<'a> Solver<'a> {
             }
             if descend {
                 cap = cap.saturating_mul(2);
+                let wide = cap >= WIDENING_FROM_CAP && !beam_widths.is_empty() && near_miss_deal(&answer);
+                if wide && answer.lower_bound < answer.best && !self.stopped {
+                    let (draw, width) = widening;
+                    self.beam_pass(root, width, Some(draw), &mut answer);
+                    widening = (draw + 1, (width * 4).min(WIDENING_MAX));
+                }
             }
             descend = !descend;
         }
@@ -1133,6 +1131,23 @@ impl<'a> Solver<'a> {
         answer.seconds = self.start.elapsed().as_secs_f64();
         answer.interrupted = self.interrupted;
         answer
+    }
+
+    /// One beam pass, with its line mended when it breaks ties (`draw`, see `score`) and falls
+    /// short of the bound; keeps its line if it improves on the best found.
+    fn beam_pass(&mut self, root: &State, width: usize, draw: Option<u64>, answer: &mut Answer) {
+        let (mut best, mut line) = self.beam(root, width, draw);
+        if draw.is_some() && best > answer.lower_bound && !self.stopped {
+            let each = (MEND_NODES_PER_WIDTH * width as u64).min(MEND_NODES_MAX);
+            if let Some(mended) = self.mend(root, &line, answer.lower_bound, each) {
+                best = answer.lower_bound;
+                line = mended;
+            }
+        }
+        if best < answer.best {
+            answer.best = best;
+            answer.line = line;
+        }
     }
 
     fn out_of_time(&self) -> bool {
@@ -1148,11 +1163,11 @@ fn cards_left_after(rules: &Rules, root: &State, line: &[Move]) -> u8 {
 /// How promising a position at a turn boundary is for the beam: the room left on the piles,
 /// 3 per card still to play, and a heavy cost per dead card. Extreme adds a cost per
 /// same-pile or no-backwards showing (each binds every turn until it is covered). In a
-/// tie-break pass `pass` ([`Rules::tie_break`]) a pseudo-random term below [`BEAM_NOISE`]
-/// drawn from the key breaks the many near-ties differently in every pass: on Extreme's solo
+/// tie-break pass (`draw`, numbered by [`Rules::tie_break`]) a pseudo-random term below
+/// [`BEAM_NOISE`] drawn from the key and `draw` breaks the many near-ties differently in every pass: on Extreme's solo
 /// seeds 1-80 one 64-wide beam won 35 deals without it and about 50 with it, and passes with
 /// different draws win different deals.
-fn score(rules: &Rules, s: &State, key: &Key, pass: u64) -> i32 {
+fn score(rules: &Rules, s: &State, key: &Key, draw: Option<u64>) -> i32 {
     let top = rules.top;
     let room = (top as i32 + 1 - s.piles[0] as i32)
         + (top as i32 + 1 - s.piles[1] as i32)
@@ -1160,7 +1175,7 @@ fn score(rules: &Rules, s: &State, key: &Key, pass: u64) -> i32 {
         + (s.piles[3] as i32 - 1);
     let dead = dead_cards(&s.piles, s.remaining(rules)).count_ones() as i32;
     let value = room - 3 * s.cards_left(rules) as i32 - 60 * dead;
-    let noise = rules.tie_break(pass as usize).map_or(0, |n| ((key.hash(n) >> 32) % BEAM_NOISE as u64) as i32);
+    let noise = draw.map_or(0, |n| ((key.hash(n) >> 32) % BEAM_NOISE as u64) as i32);
     if !rules.extreme {
         return value + noise;
     }
@@ -1185,6 +1200,16 @@ const TIE_BREAK_WIDTHS: &[usize] = THE_GAME_WIDTHS.split_at(PLAIN_PASSES).1;
 /// the tie-break passes took its time (solo positions 12 turns before a heuristic player got
 /// stuck: 37 of 50 proven within 10 s with them, 44 without).
 const NEAR_MISS: u8 = 3;
+
+/// Such a near-miss deal, once the exact search's node cap has reached `WIDENING_FROM_CAP`
+/// (after about 12 M nodes of it), gets another tie-break pass each time the cap doubles,
+/// `WIDENING_FIRST` wide and four times wider each time up to `WIDENING_MAX`, with draws 0, 1,
+/// 2, ... The exact search does not prove such a deal lost in useful time, while a wider beam
+/// keeps finding wins: expert solo with the smaller hand, seeds 122 (65536 wide, about 100 s)
+/// and 108 (262144 wide, about 4 min), which no pass of the list won.
+const WIDENING_FROM_CAP: u64 = 3_200_000;
+const WIDENING_FIRST: usize = 65_536;
+const WIDENING_MAX: usize = 262_144;
 
 /// Extreme's beam costs of a same-pile and a no-backwards showing, and the bound of its
 /// tie-breaking noise, in score points (a point of room; 3 per card left): tuned on solo
@@ -1310,7 +1335,7 @@ impl Solver<'_> {
     /// turns (one per key); returns the fewest cards left at any end of game it met, and
     /// its line. Stops early (keeping what it found) when the budget runs out. Only the last
     /// layer's positions are kept; of the earlier layers, the steps that lead to them.
-    pub fn beam(&mut self, root: &State, width: usize, pass: u64) -> (u8, Vec<Move>) {
+    pub fn beam(&mut self, root: &State, width: usize, draw: Option<u64>) -> (u8, Vec<Move>) {
         let rules = self.rules;
         let mut best = (root.cards_left(rules), Vec::new());
         let mut layer = vec![*root];
@@ -1346,7 +1371,7 @@ impl Solver<'_> {
                         return (0, line_of(&steps, index, moves));
                     }
                     let key = child.key(rules);
-                    next.push(score(rules, &child, &key, pass), key, child, index, moves);
+                    next.push(score(rules, &child, &key, draw), key, child, index, moves);
                 }
                 if next.ranks.len() >= 4 * width {
                     next.keep_best(width);
