@@ -1168,13 +1168,8 @@ fn cards_left_after(rules: &Rules, root: &State, line: &[Move]) -> u8 {
 /// every pass: on Extreme's solo seeds 1-80 one 64-wide beam won 35 deals without it and about
 /// 50 with it, and passes with different draws win different deals.
 fn score(rules: &Rules, s: &State, key: &Key, draw: Option<u64>) -> i32 {
-    let top = rules.top;
-    let room = (top as i32 + 1 - s.piles[0] as i32)
-        + (top as i32 + 1 - s.piles[1] as i32)
-        + (s.piles[2] as i32 - 1)
-        + (s.piles[3] as i32 - 1);
     let dead = dead_cards(&s.piles, s.remaining(rules)).count_ones() as i32;
-    let value = room - 3 * s.cards_left(rules) as i32 - 60 * dead;
+    let value = room_less_cards(rules, s) - 60 * dead;
     let noise = draw.map_or(0, |n| ((key.hash(n) >> 32) % BEAM_NOISE as u64) as i32);
     if !rules.extreme {
         return value + noise;
@@ -1185,6 +1180,22 @@ fn score(rules: &Rules, s: &State, key: &Key, draw: Option<u64>) -> i32 {
         _ => 0,
     }).sum();
     value - binding + noise
+}
+
+/// The room left on the piles less 3 per card still to play: the part of `score` that is
+/// cheap to compute.
+#[inline]
+fn room_less_cards(rules: &Rules, s: &State) -> i32 {
+    let top = rules.top as i32;
+    let room = (top + 1 - s.piles[0] as i32) + (top + 1 - s.piles[1] as i32) + (s.piles[2] as i32 - 1) + (s.piles[3] as i32 - 1);
+    room - 3 * s.cards_left(rules) as i32
+}
+
+/// The most `score` can give `s`: dead cards and Extreme's showings only cost, the noise adds
+/// less than [`BEAM_NOISE`].
+#[inline]
+fn score_ceiling(rules: &Rules, s: &State) -> i32 {
+    room_less_cards(rules, s) + BEAM_NOISE - 1
 }
 
 /// The Game's beam passes (`Rules::beam_widths`): its `PLAIN_PASSES` plain ones, then the
@@ -1299,14 +1310,20 @@ const BEAM_MAX_GAP: i32 = 25;
 /// The next layer of a beam as it grows: each child position, the step that made it (its
 /// parent's index in the layer before, the turn's moves), and its rank (score, key, index of
 /// the child). Only the ranks are sorted: they are a third of the size of a child with its step.
-#[derive(Default)]
 struct Children {
     states: Vec<State>,
     steps: Vec<(u32, Turn)>,
     ranks: Vec<(i32, Key, u32)>,
+    /// Once `width` children with as many keys are kept, the lowest score among them: a child
+    /// scoring less ranks below them all, so it need not be made.
+    floor: i32,
 }
 
 impl Children {
+    fn new() -> Self {
+        Children { states: Vec::new(), steps: Vec::new(), ranks: Vec::new(), floor: i32::MIN }
+    }
+
     fn push(&mut self, score: i32, key: Key, state: State, parent: usize, moves: Turn) {
         self.ranks.push((score, key, self.states.len() as u32));
         self.states.push(state);
@@ -1315,10 +1332,26 @@ impl Children {
 
     /// Keeps the `width` best children, one per key (the first made of those with the key).
     /// Equal keys have equal scores, so sorting by score and then key puts duplicates side by
-    /// side. Called whenever the children reach four times the width, which caps the beam's
+    /// side; the order is total, so its first 2 × width found by selection and then sorted are
+    /// the first 2 × width of the whole sorted list. Called whenever the children reach four times the width, which caps the beam's
     /// memory.
     fn keep_best(&mut self, width: usize) {
-        self.ranks.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        let order = |a: &(i32, Key, u32), b: &(i32, Key, u32)| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
+        // Mostly the first 2 × width hold `width` keys: then only they need sorting.
+        let head = 2 * width;
+        let mut sorted = false;
+        if self.ranks.len() > head {
+            self.ranks.select_nth_unstable_by(head, order);
+            self.ranks[..head].sort_unstable_by(order);
+            let keys = 1 + self.ranks[..head].windows(2).filter(|w| w[0].1 != w[1].1).count();
+            if keys >= width {
+                self.ranks.truncate(head);
+                sorted = true;
+            }
+        }
+        if !sorted {
+            self.ranks.sort_unstable_by(order);
+        }
         self.ranks.dedup_by(|a, b| a.1 == b.1);
         self.ranks.truncate(width);
         let states = self.ranks.iter().map(|r| self.states[r.2 as usize]).collect();
@@ -1326,6 +1359,9 @@ impl Children {
         (self.states, self.steps) = (states, steps);
         for (i, rank) in self.ranks.iter_mut().enumerate() {
             rank.2 = i as u32;
+        }
+        if self.ranks.len() == width {
+            self.floor = self.ranks[width - 1].0;
         }
     }
 }
@@ -1345,7 +1381,7 @@ impl Solver<'_> {
         let mut turn = Turn::EMPTY;
         let ordered = if rules.extreme { Some(0) } else { None };
         loop {
-            let mut next = Children::default();
+            let mut next = Children::new();
             for (index, s) in layer.iter().enumerate() {
                 if s.is_over(rules) {
                     let left = s.cards_left(rules);
@@ -1369,6 +1405,9 @@ impl Solver<'_> {
                 for &(child, moves) in &found {
                     if child.cards_left(rules) == 0 {
                         return (0, line_of(&steps, index, moves));
+                    }
+                    if score_ceiling(rules, &child) < next.floor {
+                        continue; // below `width` children already kept: never kept
                     }
                     let key = child.key(rules);
                     next.push(score(rules, &child, &key, draw), key, child, index, moves);
