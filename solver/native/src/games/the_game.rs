@@ -749,6 +749,12 @@ impl State {
     /// ordered for finding good lines first: backwards tricks, then small gaps, with "end turn"
     /// among plays that move a pile by 3 or less.
     pub fn moves(&self, rules: &Rules, out: &mut Vec<(i32, Move)>) {
+        self.moves_within(rules, i32::MAX, out);
+    }
+
+    /// `moves` of a cost at most `max_cost` (The Game; Extreme's are all given): the beam's
+    /// turns skip the others, so they need not be checked for a completion.
+    fn moves_within(&self, rules: &Rules, max_cost: i32, out: &mut Vec<(i32, Move)>) {
         out.clear();
         if self.cards_left(rules) == 0 {
             return;
@@ -768,12 +774,13 @@ impl State {
             while cards != 0 {
                 let card = cards.trailing_zeros() as u8;
                 cards &= cards - 1;
+                let cost = 2 * gap(pile, t, card);
                 let mut piles = self.piles;
                 piles[pile] = card;
-                if need > 0 && !can_play(hand & !bit(card), &piles, need, pile) {
+                if cost > max_cost || (need > 0 && !can_play(hand & !bit(card), &piles, need, pile)) {
                     continue;
                 }
-                out.push((2 * gap(pile, t, card), Move { card, pile: pile as u8 }));
+                out.push((cost, Move { card, pile: pile as u8 }));
             }
         }
         if self.played >= minimum {
@@ -1276,14 +1283,14 @@ fn turns(
         buffers.push(Vec::with_capacity(48));
     }
     let mut moves = std::mem::take(&mut buffers[depth]);
+    let minimum = s.minimum(rules);
+    let limit = if s.played >= minimum { extra_gap } else { max_gap };
     if rules.extreme {
         s.turn_moves(rules, &mut moves);
     } else {
-        s.moves(rules, &mut moves);
+        s.moves_within(rules, 2 * limit, &mut moves);
     }
-    let minimum = s.minimum(rules);
     for &(cost, mv) in &moves {
-        let limit = if s.played >= minimum { extra_gap } else { max_gap };
         if mv != END_TURN && (cost > 2 * limit || from.is_some_and(|pile| (mv.pile as usize) < pile)) {
             continue;
         }
