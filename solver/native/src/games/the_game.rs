@@ -1340,8 +1340,8 @@ impl Children {
     /// Keeps the `width` best children, one per key (the first made of those with the key).
     /// Equal keys have equal scores, so sorting by score and then key puts duplicates side by
     /// side; the order is total, so its first 2 × width found by selection and then sorted are
-    /// the first 2 × width of the whole sorted list. Called whenever the children reach four times the width, which caps the beam's
-    /// memory.
+    /// the first 2 × width of the whole sorted list. Called whenever the children reach four
+    /// times the width, which caps the beam's memory.
     fn keep_best(&mut self, width: usize) {
         let order = |a: &(i32, Key, u32), b: &(i32, Key, u32)| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2));
         // Mostly the first 2 × width hold `width` keys: then only they need sorting.
