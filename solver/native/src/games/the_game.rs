@@ -1224,7 +1224,7 @@ const NEAR_MISS: u8 = 3;
 /// `WIDENING_FIRST` wide and four times wider each time up to `WIDENING_MAX`, with draws 0, 1,
 /// 2, ... The exact search does not prove such a deal lost in useful time, while a wider beam
 /// keeps finding wins: expert solo with the smaller hand, seeds 122 (won by the 65536-wide
-/// pass, 149 s in all) and 108 (by the 262144-wide one, 324 s), which no pass of the list won.
+/// pass, 91 s in all) and 108 (by the 262144-wide one, 234 s), which no pass of the list won.
 const WIDENING_FROM_CAP: u64 = 3_200_000;
 const WIDENING_FIRST: usize = 65_536;
 const WIDENING_MAX: usize = 262_144;
