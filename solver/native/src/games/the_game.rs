@@ -1493,6 +1493,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn keep_best_keeps_the_first_width_keys_of_the_whole_sorted_list() {
+        let mut rng = crate::search::rng::SplitMix64::new(7);
+        let root = state(&[vec![2, 3]], [1, 1, 100, 100], 0, 0).unwrap();
+        for width in [1, 3, 8, 50] {
+            let mut children = Children::new();
+            // few distinct keys and scores, so duplicates and ties abound
+            for made in 0..4 * width + 7 {
+                let k = rng.next_u64() % (2 * width as u64 + 3);
+                let key = Key { rem: k as u128, owners: 0, misc: 0 };
+                children.push((k % 5) as i32, key, root, made, Turn::EMPTY);
+            }
+            let mut expected = children.ranks.clone();
+            expected.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+            expected.dedup_by(|a, b| a.1 == b.1);
+            expected.truncate(width);
+            children.keep_best(width);
+            let kept: Vec<_> = children.ranks.iter().zip(&children.steps).map(|(r, step)| (r.0, r.1, step.0)).collect();
+            assert_eq!(kept, expected.iter().map(|r| (r.0, r.1, r.2)).collect::<Vec<_>>()); // the first made survives
+            assert_eq!(children.floor, if kept.len() == width { kept[width - 1].0 } else { i32::MIN });
+            assert_eq!(children.states.len(), kept.len());
+        }
+    }
+
+    #[test]
     fn dead_cards_follow_backwards_chains() {
         let rem = bit(5) | bit(15) | bit(40) | bit(50) | bit(95);
         // Ascending at 30 and 60 reach 40 and 50 and come back 50 -> 40 -> ... no 30, so 15 and
