@@ -42,6 +42,8 @@
 use crate::search::Budget;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::time::Instant;
 
 pub const MAX_PLAYERS: usize = 5;
@@ -931,6 +933,8 @@ pub struct Solver<'a> {
     path: Vec<Move>,
     found: Option<Vec<Move>>,
     buffers: Vec<Vec<(i32, Move)>>,
+    /// The threads a wide beam layer is expanded by ([`beam_threads`] by default).
+    pub beam_threads: usize,
 }
 
 impl<'a> Solver<'a> {
@@ -949,6 +953,7 @@ impl<'a> Solver<'a> {
             path: Vec::new(),
             found: None,
             buffers: Vec::new(),
+            beam_threads: beam_threads(),
         }
     }
 
@@ -1156,10 +1161,6 @@ impl<'a> Solver<'a> {
             answer.line = line;
         }
     }
-
-    fn out_of_time(&self) -> bool {
-        self.budget.time_limit.is_some_and(|t| self.start.elapsed() >= t)
-    }
 }
 
 /// The cards left at the end of `line` from `root`.
@@ -1337,6 +1338,14 @@ impl Children {
         self.steps.push((parent as u32, moves));
     }
 
+    /// Adds `later`'s children after these (their ranks' indices follow on).
+    fn append(&mut self, later: Children) {
+        let offset = self.states.len() as u32;
+        self.ranks.extend(later.ranks.into_iter().map(|(score, key, index)| (score, key, index + offset)));
+        self.states.extend(later.states);
+        self.steps.extend(later.steps);
+    }
+
     /// Keeps the `width` best children, one per key (the first made of those with the key).
     /// Equal keys have equal scores, so sorting by score and then key puts duplicates side by
     /// side; the order is total, so its first 2 × width found by selection and then sorted are
@@ -1378,50 +1387,34 @@ impl Solver<'_> {
     /// turns (one per key); returns the fewest cards left at any end of game it met, and
     /// its line. Stops early (keeping what it found) when the budget runs out. Only the last
     /// layer's positions are kept; of the earlier layers, the steps that lead to them.
+    /// A wide layer is expanded by `beam_threads` threads, in shares of consecutive
+    /// positions; the layer they make is the one a single thread makes (see [`Share`]).
     pub fn beam(&mut self, root: &State, width: usize, draw: Option<u64>) -> (u8, Vec<Move>) {
         let rules = self.rules;
         let mut best = (root.cards_left(rules), Vec::new());
         let mut layer = vec![*root];
         let mut steps: Vec<Vec<(u32, Turn)>> = Vec::new();
-        let mut found = Vec::new();
-        let mut buffers = Vec::new();
-        let mut turn = Turn::EMPTY;
-        let ordered = if rules.extreme { Some(0) } else { None };
         loop {
-            let mut next = Children::new();
-            for (index, s) in layer.iter().enumerate() {
-                if s.is_over(rules) {
-                    let left = s.cards_left(rules);
+            let watch = LayerWatch { nodes: AtomicU64::new(0), stop: AtomicBool::new(false), won_at: AtomicUsize::new(usize::MAX) };
+            let shares = self.expand(&layer, width, draw, &watch);
+            self.nodes += watch.nodes.load(Relaxed);
+            for share in &shares {
+                if let Some((left, index)) = share.ended {
                     if left < best.0 {
                         best = (left, line_of(&steps, index, Turn::EMPTY));
                     }
-                    continue;
                 }
-                if self.out_of_budget() {
-                    return best;
-                }
-                found.clear();
-                turns(rules, s, BEAM_MAX_GAP, 3, ordered, &mut found, &mut turn, &mut buffers);
-                if found.is_empty() {
-                    turns(rules, s, i32::MAX / 2, 3, ordered, &mut found, &mut turn, &mut buffers);
-                }
-                if found.is_empty() && ordered.is_some() {
-                    turns(rules, s, i32::MAX / 2, 3, None, &mut found, &mut turn, &mut buffers);
-                }
-                self.nodes += found.len() as u64;
-                for &(child, moves) in &found {
-                    if child.cards_left(rules) == 0 {
-                        return (0, line_of(&steps, index, moves));
-                    }
-                    if score_ceiling(rules, &child) < next.floor {
-                        continue; // below `width` children already kept: never kept
-                    }
-                    let key = child.key(rules);
-                    next.push(score(rules, &child, &key, draw), key, child, index, moves);
-                }
-                if next.ranks.len() >= 4 * width {
-                    next.keep_best(width);
-                }
+            }
+            if let Some((index, moves)) = shares.iter().filter_map(|share| share.won).min_by_key(|won| won.0) {
+                return (0, line_of(&steps, index, moves));
+            }
+            if shares.iter().any(|share| share.stopped) {
+                self.stopped = true;
+                return best;
+            }
+            let mut next = Children::new();
+            for share in shares {
+                next.append(share.children);
             }
             next.keep_best(width);
             if next.states.is_empty() {
@@ -1432,10 +1425,37 @@ impl Solver<'_> {
         }
     }
 
-    /// The budget check of the beam search, made once per expanded position.
-    fn out_of_budget(&mut self) -> bool {
-        let over_nodes = self.budget.node_limit != 0 && self.nodes >= self.budget.node_limit;
-        if over_nodes || self.out_of_time() {
+    /// The shares of `layer`'s expansion, in the layer's order: one per thread for a wide
+    /// layer, the first expanded by this thread (the one that may ask Python about Ctrl-C).
+    fn expand(&mut self, layer: &[State], width: usize, draw: Option<u64>, watch: &LayerWatch) -> Vec<Share> {
+        let rules = self.rules;
+        let threads = if layer.len() >= PARALLEL_FROM { self.beam_threads } else { 1 };
+        let size = layer.len().div_ceil(threads);
+        let compact_at = (4 * width / threads).max(2 * width);
+        let (budget, start, nodes) = (self.budget, self.start, self.nodes);
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = layer
+                .chunks(size)
+                .enumerate()
+                .skip(1)
+                .map(|(i, part)| {
+                    let spent = move || budget_spent(&budget, start, nodes + watch.nodes.load(Relaxed));
+                    scope.spawn(move || expand_share(rules, part, i * size, width, compact_at, draw, watch, spent))
+                })
+                .collect();
+            let first = &layer[..size.min(layer.len())];
+            let spent = || self.out_of_budget(watch.nodes.load(Relaxed));
+            let mut shares = vec![expand_share(rules, first, 0, width, compact_at, draw, watch, spent)];
+            // A helper panics only on a bug; its panic goes on here.
+            shares.extend(helpers.into_iter().map(|helper| helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))));
+            shares
+        })
+    }
+
+    /// The budget check of the beam search, made once per expanded position, with `layer_nodes`
+    /// counted in the current layer so far.
+    fn out_of_budget(&mut self, layer_nodes: u64) -> bool {
+        if budget_spent(&self.budget, self.start, self.nodes + layer_nodes) {
             self.stopped = true;
         } else if self.budget.interrupted.is_some_and(|f| f()) {
             self.stopped = true;
@@ -1443,6 +1463,110 @@ impl Solver<'_> {
         }
         self.stopped
     }
+}
+
+/// A beam layer as wide as this or wider is expanded by several threads (a narrower one takes
+/// a few milliseconds, about the cost of starting them).
+const PARALLEL_FROM: usize = 256;
+/// At most this many threads expand a beam layer (one per core up to it).
+const MAX_BEAM_THREADS: usize = 8;
+
+/// The threads a beam layer is expanded by on this machine.
+pub fn beam_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_BEAM_THREADS)
+}
+
+/// Whether the node or time limit of `budget` is reached after `nodes` nodes.
+fn budget_spent(budget: &Budget, start: Instant, nodes: u64) -> bool {
+    let over_nodes = budget.node_limit != 0 && nodes >= budget.node_limit;
+    over_nodes || budget.time_limit.is_some_and(|t| start.elapsed() >= t)
+}
+
+/// What the threads expanding one beam layer share: the nodes counted, whether one ran out of
+/// budget, and the lowest index of a position with a winning turn found so far (positions after
+/// it need not be expanded: the first win in the layer's order is the one reported).
+struct LayerWatch {
+    nodes: AtomicU64,
+    stop: AtomicBool,
+    won_at: AtomicUsize,
+}
+
+/// The expansion of a share of a beam layer: positions `first..` of the layer, in order.
+/// Its children are kept as [`Children::keep_best`] keeps them, so they hold every child of the
+/// share that can be among the `width` best of the whole layer (a child ranked below `width`
+/// others of its share is ranked below them in the layer), and, of equal keys, the first made.
+/// The shares' children appended in the layer's order and kept once more are therefore what one
+/// thread keeps from the whole layer: the same positions, made by the same steps.
+struct Share {
+    children: Children,
+    /// The fewest cards left at a game's end among the share's positions, and the first
+    /// position (its index in the layer) with that many.
+    ended: Option<(u8, usize)>,
+    /// The share's first position with a winning turn, and the turn.
+    won: Option<(usize, Turn)>,
+    /// Whether the budget ran out before the share was expanded.
+    stopped: bool,
+}
+
+/// Expands the positions `part` of a beam layer (the first has index `first` in it) into their
+/// children, compacting them whenever they reach `compact_at`; `spent` is the budget check.
+#[allow(clippy::too_many_arguments)]
+fn expand_share(
+    rules: &Rules,
+    part: &[State],
+    first: usize,
+    width: usize,
+    compact_at: usize,
+    draw: Option<u64>,
+    watch: &LayerWatch,
+    mut spent: impl FnMut() -> bool,
+) -> Share {
+    let mut share = Share { children: Children::new(), ended: None, won: None, stopped: false };
+    let (mut found, mut buffers, mut turn) = (Vec::new(), Vec::new(), Turn::EMPTY);
+    let ordered = if rules.extreme { Some(0) } else { None };
+    'positions: for (index, s) in (first..).zip(part) {
+        if s.is_over(rules) {
+            let left = s.cards_left(rules);
+            if share.ended.is_none_or(|(fewest, _)| left < fewest) {
+                share.ended = Some((left, index));
+            }
+            continue;
+        }
+        if index > watch.won_at.load(Relaxed) {
+            break;
+        }
+        if watch.stop.load(Relaxed) || spent() {
+            watch.stop.store(true, Relaxed);
+            share.stopped = true;
+            break;
+        }
+        found.clear();
+        turns(rules, s, BEAM_MAX_GAP, 3, ordered, &mut found, &mut turn, &mut buffers);
+        if found.is_empty() {
+            turns(rules, s, i32::MAX / 2, 3, ordered, &mut found, &mut turn, &mut buffers);
+        }
+        if found.is_empty() && ordered.is_some() {
+            turns(rules, s, i32::MAX / 2, 3, None, &mut found, &mut turn, &mut buffers);
+        }
+        watch.nodes.fetch_add(found.len() as u64, Relaxed);
+        let next = &mut share.children;
+        for &(child, moves) in &found {
+            if child.cards_left(rules) == 0 {
+                share.won = Some((index, moves));
+                watch.won_at.fetch_min(index, Relaxed);
+                break 'positions;
+            }
+            if score_ceiling(rules, &child) < next.floor {
+                continue; // below `width` children already kept: never kept
+            }
+            let key = child.key(rules);
+            next.push(score(rules, &child, &key, draw), key, child, index, moves);
+        }
+        if next.ranks.len() >= compact_at {
+            next.keep_best(width);
+        }
+    }
+    share
 }
 
 /// The moves from the root to entry `index` of the beam's last layer, then the turn `last`
@@ -1513,6 +1637,30 @@ mod tests {
             assert_eq!(kept, expected.iter().map(|r| (r.0, r.1, r.2)).collect::<Vec<_>>()); // the first made survives
             assert_eq!(children.floor, if kept.len() == width { kept[width - 1].0 } else { i32::MIN });
             assert_eq!(children.states.len(), kept.len());
+        }
+    }
+
+    #[test]
+    fn beams_expanded_by_several_threads_keep_what_one_thread_keeps() {
+        for seed in 1..=4 {
+            let mut deck: Vec<u8> = (2..=99).collect();
+            crate::search::rng::shuffle(&mut deck, seed);
+            let root = state(&[deck[..8].to_vec()], [1, 1, 100, 100], 0, 0).unwrap();
+            let rules = Rules::new(deck[8..].to_vec(), 1, 8, true, 100);
+            let beams: Vec<_> = [1, 2, 3]
+                .iter()
+                .map(|&threads| {
+                    let mut table = BoundTable::new(1024);
+                    let mut solver = Solver::new(&rules, &mut table, Budget::default());
+                    solver.beam_threads = threads;
+                    let beam = solver.beam(&root, 1024, Some(seed));
+                    (beam, solver.nodes)
+                })
+                .collect();
+            // (The node counts differ in a winning layer: other threads go on until they hear.)
+            assert!(beams[0].1 > 100_000, "layers of {} nodes are too few to be shared", beams[0].1);
+            assert_eq!(beams[1].0, beams[0].0);
+            assert_eq!(beams[2].0, beams[0].0);
         }
     }
 
