@@ -74,14 +74,14 @@ def main() -> None:
     seconds, solver_left, heuristic_left, violations = [], [], [], []
     decided = optimal = nodes = 0
     kernel_seconds = 0.0
-    slowest = (0.0, None)
+    times = []
     for seed in args.seeds:
         deal = rules.deal(seed, players=args.players, expert=args.expert, smaller_hand=args.smaller_hand)
         start = time.perf_counter()
         result = engine.solve(deal, Budget(args.time_limit))
         elapsed = time.perf_counter() - start
         seconds.append(elapsed)
-        slowest = max(slowest, (elapsed, seed))
+        times.append((elapsed, seed))
         decided += result.verdict != UNKNOWN
         optimal += result.optimal
         nodes += result.stats.nodes
@@ -94,6 +94,7 @@ def main() -> None:
 
     count = len(seconds)
     seconds.sort()
+    slowest = sorted(times, reverse=True)[:5]
     variant = " ".join(filter(None, ["expert" if args.expert else "", "smaller hand" if args.smaller_hand else ""]))
     rows = [
         ("game", f"{rules.TITLE}, {args.players} player(s){', ' + variant if variant else ''}"),
@@ -105,7 +106,8 @@ def main() -> None:
         ("mean cards left", f"solver {statistics.mean(solver_left):.2f}, heuristic {statistics.mean(heuristic_left):.2f}"),
         ("median s/deal", f"{statistics.median(seconds):.3f}"),
         ("p99 s/deal", f"{percentile(seconds, 0.99):.3f}"),
-        ("max s/deal", f"{seconds[-1]:.3f} (seed {slowest[1]})"),
+        ("max s/deal", f"{seconds[-1]:.3f} (seed {slowest[0][1]})"),
+        ("slowest deals", ", ".join(f"seed {seed} {elapsed:.1f} s" for elapsed, seed in slowest)),
         ("kernel nodes/s", f"{nodes / kernel_seconds:,.0f}" if kernel_seconds else "-"),
         ("peak memory", f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB"),
         ("solver worse than heuristic", ", ".join(f"seed {s}: {a} > {b}" for s, a, b in violations) or "never"),

@@ -55,8 +55,8 @@ def test_solve_expert_smaller_hand_json_follows_the_variant():
 def test_solve_text_marks_backwards_tricks_and_draws():
     result = run("solve", "the-game", "--seed", "7", "--players", "2")
     assert "fewest cards left: 0 (optimal)" in result.output
-    assert "  1. player 1: 95 down1, 89 down1; drew 16 17" in result.output
-    assert "99 down1 (backwards)" in result.output
+    assert "  1. player 1: 95 down1, 89 down2; drew 16 17" in result.output
+    assert "  2. player 2: 91 down1, 77 down1, 99 down2 (backwards); drew 90 62 46" in result.output
 
 
 def test_a_proven_loss_from_a_file_and_its_explanation(tmp_path):

@@ -309,10 +309,11 @@ impl Rules {
     /// time, so it gets many tie-break passes: widths growing fourfold, each tried with several
     /// tie-breaks (see `score`), since another tie-break wins other deals about as often as a
     /// wider beam does, and each line that falls short mended (`Solver::mend`). The Game gets
-    /// them too after its plain passes, for the deals those bring within [`NEAR_MISS`] cards.
+    /// them too, after its plain passes and a 65536-wide tie-break pass, for the deals those
+    /// bring within [`NEAR_MISS`] cards.
     pub fn beam_widths(&self) -> &'static [usize] {
         if self.extreme {
-            TIE_BREAK_WIDTHS
+            EXTREME_WIDTHS
         } else {
             THE_GAME_WIDTHS
         }
@@ -334,8 +335,7 @@ impl Rules {
     }
 
     /// For a beam pass that breaks ties pseudo-randomly and has its line mended, its number
-    /// among those passes (every pass of Extreme's, The Game's after its plain ones): the
-    /// tie-break passes draw alike in both games.
+    /// among those passes (every pass of Extreme's, The Game's after its plain ones).
     fn tie_break(&self, pass: usize) -> Option<u64> {
         let number = if self.extreme { Some(pass) } else { pass.checked_sub(PLAIN_PASSES) };
         number.map(|n| n as u64)
@@ -1097,8 +1097,8 @@ impl<'a> Solver<'a> {
     /// bound (on solo positions cut 8 and 12 turns before a heuristic player got stuck, it proved
     /// optima of 21 and 28 that upward searches left at bounds 6 and 15 after 10 s). Both fill
     /// one table of proven bounds, exact for any target, so a capped search is not wasted.
-    /// A deal left a few cards short gets ever wider beam passes between the exact rounds
-    /// ([`WIDENING_FIRST`]), unless the caller asked for no beam.
+    /// A deal left a few cards short gets very wide beam passes between the exact rounds
+    /// ([`WIDENING_WIDTH`]), unless the caller asked for no beam.
     pub fn solve(&mut self, root: &State, beam_widths: &[usize]) -> Answer {
         let rules = self.rules;
         let mut answer = Answer { best: root.cards_left(rules), ..Answer::default() };
@@ -1117,7 +1117,7 @@ impl<'a> Solver<'a> {
         answer.beam_best = answer.best;
         let mut cap = FIRST_PHASE_NODES;
         let mut descend = false;
-        let mut widening = (0, WIDENING_FIRST);
+        let mut widening_draw = 0;
         while answer.lower_bound < answer.best && !self.stopped {
             let target = if descend { answer.best - 1 } else { answer.lower_bound };
             let (line, bound, capped) = self.decide_within(root, target, if descend { DOWNWARD_SHARE * cap } else { cap });
@@ -1132,9 +1132,8 @@ impl<'a> Solver<'a> {
                 cap = cap.saturating_mul(2);
                 let wide = cap >= WIDENING_FROM_CAP && !beam_widths.is_empty() && near_miss_deal(&answer);
                 if wide && answer.lower_bound < answer.best && !self.stopped {
-                    let (draw, width) = widening;
-                    self.beam_pass(root, width, Some(draw), &mut answer);
-                    widening = (draw + 1, (width * 4).min(WIDENING_MAX));
+                    self.beam_pass(root, WIDENING_WIDTH, Some(widening_draw), &mut answer);
+                    widening_draw += 1;
                 }
             }
             descend = !descend;
@@ -1169,15 +1168,16 @@ fn cards_left_after(rules: &Rules, root: &State, line: &[Move]) -> u8 {
 }
 
 /// How promising a position at a turn boundary is for the beam: the room left on the piles,
-/// 3 per card still to play, and a heavy cost per dead card. Extreme adds a cost per
-/// same-pile or no-backwards showing (each binds every turn until it is covered). In a
-/// tie-break pass (`draw`, numbered by [`Rules::tie_break`]) a pseudo-random term below
-/// [`BEAM_NOISE`], drawn from the key and `draw`, breaks the many near-ties differently in
-/// every pass: on Extreme's solo seeds 1-80 one 64-wide beam won 35 deals without it and about
-/// 50 with it, and passes with different draws win different deals.
+/// 3 per card still to play, and a heavy cost per dead card. The Game adds the cost of the hand
+/// to play next ([`hand_spread`]); Extreme a cost per same-pile or no-backwards showing (each
+/// binds every turn until it is covered). In a tie-break pass (`draw`, numbered by
+/// [`Rules::tie_break`]) a pseudo-random term below [`BEAM_NOISE`], drawn from the key and
+/// `draw`, breaks the many near-ties differently in every pass: on Extreme's solo seeds 1-80
+/// one 64-wide beam won 35 deals without it and about 50 with it, and passes with different
+/// draws win different deals.
 fn score(rules: &Rules, s: &State, key: &Key, draw: Option<u64>) -> i32 {
     let dead = dead_cards(&s.piles, s.remaining(rules)).count_ones() as i32;
-    let value = room_less_cards(rules, s) - 60 * dead;
+    let value = cheap_score(rules, s) - 60 * dead;
     let noise = draw.map_or(0, |n| ((key.hash(n) >> 32) % BEAM_NOISE as u64) as i32);
     if !rules.extreme {
         return value + noise;
@@ -1190,45 +1190,71 @@ fn score(rules: &Rules, s: &State, key: &Key, draw: Option<u64>) -> i32 {
     value - binding + noise
 }
 
-/// The room left on the piles less 3 per card still to play: the part of `score` that is
-/// cheap to compute.
+/// The part of `score` that is cheap to compute: the room left on the piles less 3 per card
+/// still to play, and in The Game the hand's spread.
 #[inline]
-fn room_less_cards(rules: &Rules, s: &State) -> i32 {
+fn cheap_score(rules: &Rules, s: &State) -> i32 {
     let top = rules.top as i32;
     let room = (top + 1 - s.piles[0] as i32) + (top + 1 - s.piles[1] as i32) + (s.piles[2] as i32 - 1) + (s.piles[3] as i32 - 1);
-    room - 3 * s.cards_left(rules) as i32
+    let spread = if rules.extreme { 0 } else { SPREAD_COST_TENTHS * hand_spread(s) / 10 };
+    room - 3 * s.cards_left(rules) as i32 - spread
 }
 
 /// The most `score` can give `s`: dead cards and Extreme's showings only cost, the noise adds
 /// less than [`BEAM_NOISE`].
 #[inline]
 fn score_ceiling(rules: &Rules, s: &State) -> i32 {
-    room_less_cards(rules, s) + BEAM_NOISE - 1
+    cheap_score(rules, s) + BEAM_NOISE - 1
 }
 
-/// The Game's beam passes (`Rules::beam_widths`): its `PLAIN_PASSES` plain ones, then the
-/// tie-break passes that are all of Extreme's.
-const THE_GAME_WIDTHS: &[usize] = &[8, 64, 512, 4096, 16384, 8, 64, 64, 64, 256, 256, 256, 1024, 1024, 4096, 4096, 16384, 16384];
+/// How far the piles must move to take the cards of the hand to play next: for each card, the
+/// least gap of a pile that takes it (0 for a backwards trick), [`UNPLAYABLE_GAP`] if none does
+/// now, summed. A turn must play several cards, so a hand of cards that fit closely keeps room
+/// that a hand of far-off cards spends.
+fn hand_spread(s: &State) -> i32 {
+    let mut hand = s.hand();
+    let mut spread = 0;
+    while hand != 0 {
+        let card = hand.trailing_zeros() as u8;
+        hand &= hand - 1;
+        let takers = (0..PILES).filter(|&pile| accepts(pile, s.piles[pile], card));
+        spread += takers.map(|pile| gap(pile, s.piles[pile], card).max(0)).min().unwrap_or(UNPLAYABLE_GAP);
+    }
+    spread
+}
+
+/// The Game's beam cost of the hand's spread, in tenths of a point per point of gap, and the gap
+/// a card no pile takes now counts as. Expert solo with the smaller hand, deals of seeds 1-200:
+/// the plain passes up to 4096 wide won 196 with it and 192 without; of the 8 hard ones (seeds
+/// 24, 33, 70, 108, 120, 122, 157 and 196), 16384-wide passes won 7 with it and 5 without
+/// (costs of 2, 3 and 4 tenths won 6, 7 and 7), and a 65536-wide pass won seed 108, which
+/// without it only a 262144-wide tie-break pass had won.
+const SPREAD_COST_TENTHS: i32 = 3;
+const UNPLAYABLE_GAP: i32 = 200;
+
+/// The Game's beam passes (`Rules::beam_widths`): its `PLAIN_PASSES` plain ones, then a
+/// 65536-wide tie-break pass and the tie-break passes that are all of Extreme's.
+const THE_GAME_WIDTHS: &[usize] = &[8, 64, 512, 4096, 16384, 65536, 8, 64, 64, 64, 256, 256, 256, 1024, 1024, 4096, 4096, 16384, 16384];
 const PLAIN_PASSES: usize = 5;
-const TIE_BREAK_WIDTHS: &[usize] = THE_GAME_WIDTHS.split_at(PLAIN_PASSES).1;
+const EXTREME_WIDTHS: &[usize] = THE_GAME_WIDTHS.split_at(PLAIN_PASSES + 1).1;
 /// The Game's tie-break passes run only for a deal its plain passes bring within this many
 /// cards of its bound: they look for the last cards of a near win (expert solo with the smaller
-/// hand: seeds 70, 120 and 157 won in about 25 s instead of 35 to 60 s, and seed 33 in about
-/// 50 s, where the plain passes and the exact search had not won it in 300 s). On a deal the
-/// exact search proves nothing in useful time; in mid-game it decides most positions, and there
-/// the tie-break passes took its time (solo positions 12 turns before a heuristic player got
-/// stuck: 37 of 50 proven within 10 s with them, 44 without).
+/// hand: seed 108, left 1 card short by the plain passes, is won by the 65536-wide pass in
+/// about 50 s; before the hand's spread was scored, the narrower passes won seeds 33, 70, 120
+/// and 157, which the plain passes now win). On a deal the exact search proves nothing in
+/// useful time; in mid-game it decides most positions, and there the tie-break passes took its
+/// time (solo positions 12 turns before a heuristic player got stuck: 37 of 50 proven within
+/// 10 s with them, 44 without).
 const NEAR_MISS: u8 = 3;
 
 /// Such a near-miss deal, once the exact search's node cap has reached `WIDENING_FROM_CAP`
-/// (after about 12 M nodes of it), gets another tie-break pass each time the cap doubles,
-/// `WIDENING_FIRST` wide and four times wider each time up to `WIDENING_MAX`, with draws 0, 1,
-/// 2, ... The exact search does not prove such a deal lost in useful time, while a wider beam
-/// keeps finding wins: expert solo with the smaller hand, seeds 122 (won by the 65536-wide
-/// pass, 91 s in all) and 108 (by the 262144-wide one, 234 s), which no pass of the list won.
+/// (after about 12 M nodes of it), gets another tie-break pass `WIDENING_WIDTH` wide each time
+/// the cap doubles, with draws 0, 1, 2, ... The exact search does not prove such a deal lost in
+/// useful time, while a wider beam keeps finding wins: before the hand's spread was scored,
+/// expert solo with the smaller hand, seeds 122 and 108 were won only by 65536- and
+/// 262144-wide passes.
 const WIDENING_FROM_CAP: u64 = 3_200_000;
-const WIDENING_FIRST: usize = 65_536;
-const WIDENING_MAX: usize = 262_144;
+const WIDENING_WIDTH: usize = 262_144;
 
 /// Extreme's beam costs of a same-pile and a no-backwards showing, and the bound of its
 /// tie-breaking noise, in score points (a point of room; 3 per card left): tuned on solo
@@ -1662,6 +1688,17 @@ mod tests {
             assert_eq!(beams[1].0, beams[0].0);
             assert_eq!(beams[2].0, beams[0].0);
         }
+    }
+
+    #[test]
+    fn hand_spread_sums_each_cards_least_gap() {
+        // 3 goes on up1 (gap 2), 50 anywhere (49 up, 50 down), 95 on down1 (gap 5).
+        let fresh = state(&[vec![3, 50, 95]], [1, 1, 100, 100], 0, 0).unwrap();
+        assert_eq!(hand_spread(&fresh), 2 + 49 + 5);
+        // 30 is a backwards trick on up1 (0), 36 is taken by no pile (tops 40, 45, 20, 25), 47
+        // goes on up2 (gap 2).
+        let late = state(&[vec![30, 36, 47]], [40, 45, 20, 25], 0, 0).unwrap();
+        assert_eq!(hand_spread(&late), UNPLAYABLE_GAP + 2);
     }
 
     #[test]
