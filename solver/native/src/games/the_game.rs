@@ -1175,9 +1175,10 @@ fn cards_left_after(rules: &Rules, root: &State, line: &[Move]) -> u8 {
 /// `draw`, breaks the many near-ties differently in every pass: on Extreme's solo seeds 1-80
 /// one 64-wide beam won 35 deals without it and about 50 with it, and passes with different
 /// draws win different deals.
-fn score(rules: &Rules, s: &State, key: &Key, draw: Option<u64>) -> i32 {
+/// `cheap` is `cheap_score(rules, s)`, computed first for [`score_ceiling`].
+fn score(rules: &Rules, s: &State, cheap: i32, key: &Key, draw: Option<u64>) -> i32 {
     let dead = dead_cards(&s.piles, s.remaining(rules)).count_ones() as i32;
-    let value = cheap_score(rules, s) - 60 * dead;
+    let value = cheap - 60 * dead;
     let noise = draw.map_or(0, |n| ((key.hash(n) >> 32) % BEAM_NOISE as u64) as i32);
     if !rules.extreme {
         return value + noise;
@@ -1200,11 +1201,11 @@ fn cheap_score(rules: &Rules, s: &State) -> i32 {
     room - 3 * s.cards_left(rules) as i32 - spread
 }
 
-/// The most `score` can give `s`: dead cards and Extreme's showings only cost, the noise adds
-/// less than [`BEAM_NOISE`].
+/// The most `score` can give a position whose `cheap_score` is `cheap`: dead cards and
+/// Extreme's showings only cost, the noise adds less than [`BEAM_NOISE`].
 #[inline]
-fn score_ceiling(rules: &Rules, s: &State) -> i32 {
-    cheap_score(rules, s) + BEAM_NOISE - 1
+fn score_ceiling(cheap: i32) -> i32 {
+    cheap + BEAM_NOISE - 1
 }
 
 /// How far the piles must move to take the cards of the hand to play next: for each card, the
@@ -1212,13 +1213,22 @@ fn score_ceiling(rules: &Rules, s: &State) -> i32 {
 /// now, summed. A turn must play several cards, so a hand of cards that fit closely keeps room
 /// that a hand of far-off cards spends.
 fn hand_spread(s: &State) -> i32 {
-    let mut hand = s.hand();
+    let [up1, up2, down1, down2] = s.piles;
+    let trick = |card: Option<u8>| card.filter(|card| (2..128).contains(card)).map_or(0, bit);
+    let backwards = trick(up1.checked_sub(10)) | trick(up2.checked_sub(10)) | trick(down1.checked_add(10)) | trick(down2.checked_add(10));
+    let [up1, up2, down1, down2] = s.piles.map(i32::from);
+    let mut hand = s.hand() & !backwards;
     let mut spread = 0;
     while hand != 0 {
-        let card = hand.trailing_zeros() as u8;
+        let card = hand.trailing_zeros() as i32;
         hand &= hand - 1;
-        let takers = (0..PILES).filter(|&pile| accepts(pile, s.piles[pile], card));
-        spread += takers.map(|pile| gap(pile, s.piles[pile], card).max(0)).min().unwrap_or(UNPLAYABLE_GAP);
+        let mut least = UNPLAYABLE_GAP;
+        for gap in [card - up1, card - up2, down1 - card, down2 - card] {
+            if gap > 0 && gap < least {
+                least = gap;
+            }
+        }
+        spread += least;
     }
     spread
 }
@@ -1582,11 +1592,12 @@ fn expand_share(
                 watch.won_at.fetch_min(index, Relaxed);
                 break 'positions;
             }
-            if score_ceiling(rules, &child) < next.floor {
+            let cheap = cheap_score(rules, &child);
+            if score_ceiling(cheap) < next.floor {
                 continue; // below `width` children already kept: never kept
             }
             let key = child.key(rules);
-            next.push(score(rules, &child, &key, draw), key, child, index, moves);
+            next.push(score(rules, &child, cheap, &key, draw), key, child, index, moves);
         }
         if next.ranks.len() >= compact_at {
             next.keep_best(width);
@@ -1699,6 +1710,17 @@ mod tests {
         // goes on up2 (gap 2).
         let late = state(&[vec![30, 36, 47]], [40, 45, 20, 25], 0, 0).unwrap();
         assert_eq!(hand_spread(&late), UNPLAYABLE_GAP + 2);
+        // Against the rules' own `accepts` and `gap` on random positions.
+        let mut rng = crate::search::rng::SplitMix64::new(3);
+        for _ in 0..10_000 {
+            let mut draw = || (2 + rng.next_u64() % 98) as u8;
+            let piles = [draw(), draw(), draw(), draw()];
+            let hand: Vec<u8> = (0..8).map(|_| draw()).filter(|card| !piles.contains(card)).collect();
+            let s = state(&[hand.clone()], piles, 0, 0).unwrap();
+            let least = |card: u8| (0..PILES).filter(|&pile| accepts(pile, piles[pile], card)).map(|pile| gap(pile, piles[pile], card).max(0)).min();
+            let expected: i32 = hand.iter().collect::<std::collections::BTreeSet<_>>().iter().map(|&&card| least(card).unwrap_or(UNPLAYABLE_GAP)).sum();
+            assert_eq!(hand_spread(&s), expected, "hand {hand:?}, piles {piles:?}");
+        }
     }
 
     #[test]
