@@ -87,10 +87,18 @@ fn below(t: u8) -> u128 {
 /// Cards pile `pile` with top `t` takes now: beyond the top, or exactly 10 back.
 #[inline]
 fn takes(pile: usize, t: u8) -> u128 {
+    (if pile < 2 { above(t) } else { below(t) }) | backwards_trick(pile, t)
+}
+
+/// The card pile `pile` with top `t` takes as a backwards trick (exactly 10 back), if any.
+#[inline]
+fn backwards_trick(pile: usize, t: u8) -> u128 {
     if pile < 2 {
-        above(t) | if t >= 12 { bit(t - 10) } else { 0 }
+        if t >= 12 { bit(t - 10) } else { 0 }
+    } else if t <= 117 {
+        bit(t + 10)
     } else {
-        below(t) | if t <= 117 { bit(t + 10) } else { 0 }
+        0
     }
 }
 
@@ -1213,9 +1221,7 @@ fn score_ceiling(cheap: i32) -> i32 {
 /// now, summed. A turn must play several cards, so a hand of cards that fit closely keeps room
 /// that a hand of far-off cards spends.
 fn hand_spread(s: &State) -> i32 {
-    let [up1, up2, down1, down2] = s.piles;
-    let trick = |card: Option<u8>| card.filter(|card| (2..128).contains(card)).map_or(0, bit);
-    let backwards = trick(up1.checked_sub(10)) | trick(up2.checked_sub(10)) | trick(down1.checked_add(10)) | trick(down2.checked_add(10));
+    let backwards = (0..PILES).fold(0, |tricks, pile| tricks | backwards_trick(pile, s.piles[pile]));
     let [up1, up2, down1, down2] = s.piles.map(i32::from);
     let mut hand = s.hand() & !backwards;
     let mut spread = 0;
@@ -1475,7 +1481,7 @@ impl Solver<'_> {
                 .enumerate()
                 .skip(1)
                 .map(|(i, part)| {
-                    let spent = move || budget_spent(&budget, start, nodes + watch.nodes.load(Relaxed));
+                    let spent = move || budget.spent(start, nodes + watch.nodes.load(Relaxed));
                     scope.spawn(move || expand_share(rules, part, i * size, width, compact_at, draw, watch, spent))
                 })
                 .collect();
@@ -1491,7 +1497,7 @@ impl Solver<'_> {
     /// The budget check of the beam search, made once per expanded position, with `layer_nodes`
     /// counted in the current layer so far.
     fn out_of_budget(&mut self, layer_nodes: u64) -> bool {
-        if budget_spent(&self.budget, self.start, self.nodes + layer_nodes) {
+        if self.budget.spent(self.start, self.nodes + layer_nodes) {
             self.stopped = true;
         } else if self.budget.interrupted.is_some_and(|f| f()) {
             self.stopped = true;
@@ -1510,12 +1516,6 @@ const MAX_BEAM_THREADS: usize = 8;
 /// The threads a beam layer is expanded by on this machine.
 pub fn beam_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_BEAM_THREADS)
-}
-
-/// Whether the node or time limit of `budget` is reached after `nodes` nodes.
-fn budget_spent(budget: &Budget, start: Instant, nodes: u64) -> bool {
-    let over_nodes = budget.node_limit != 0 && nodes >= budget.node_limit;
-    over_nodes || budget.time_limit.is_some_and(|t| start.elapsed() >= t)
 }
 
 /// What the threads expanding one beam layer share: the nodes counted, whether one ran out of

@@ -64,6 +64,14 @@ pub struct Budget {
     pub interrupted: Option<fn() -> bool>,
 }
 
+impl Budget {
+    /// Whether the node or time limit is reached after `nodes` nodes of a search begun at `start`.
+    pub fn spent(&self, start: Instant, nodes: u64) -> bool {
+        let out_of_nodes = self.node_limit != 0 && nodes >= self.node_limit;
+        out_of_nodes || self.time_limit.is_some_and(|t| start.elapsed() >= t)
+    }
+}
+
 /// A budget as a search spends it, for searches with their own loop (Etalage's alpha-beta):
 /// counts nodes, asks the clock and `Budget::interrupted` every `CLOCK_EVERY` nodes, and
 /// remembers that it stopped and whether an interruption was why.
@@ -291,9 +299,7 @@ pub fn solve_either<G: Game>(games: &mut [G; 2], table: &mut LostTable<G::Key>, 
             let time_limit = budget.time_limit.map(|t| t.saturating_sub(start.elapsed()));
             let mut result = solve(game, table, Budget { node_limit: limit, time_limit, ..budget });
             nodes += result.nodes;
-            let out_of_nodes = budget.node_limit != 0 && nodes >= budget.node_limit;
-            let out_of_time = budget.time_limit.is_some_and(|t| start.elapsed() >= t);
-            if result.outcome != Outcome::Unknown || result.interrupted || out_of_nodes || out_of_time {
+            if result.outcome != Outcome::Unknown || result.interrupted || budget.spent(start, nodes) {
                 result.nodes = nodes;
                 result.seconds = start.elapsed().as_secs_f64();
                 return (result, index);
