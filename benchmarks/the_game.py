@@ -71,16 +71,14 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=10.0)
     args = parser.parse_args()
 
-    seconds, solver_left, heuristic_left, violations = [], [], [], []
+    times, solver_left, heuristic_left, violations = [], [], [], []
     decided = optimal = nodes = 0
     kernel_seconds = 0.0
-    times = []
     for seed in args.seeds:
         deal = rules.deal(seed, players=args.players, expert=args.expert, smaller_hand=args.smaller_hand)
         start = time.perf_counter()
         result = engine.solve(deal, Budget(args.time_limit))
         elapsed = time.perf_counter() - start
-        seconds.append(elapsed)
         times.append((elapsed, seed))
         decided += result.verdict != UNKNOWN
         optimal += result.optimal
@@ -92,8 +90,8 @@ def main() -> None:
         if result.value > heuristic:
             violations.append((seed, result.value, heuristic))
 
-    count = len(seconds)
-    seconds.sort()
+    count = len(times)
+    seconds = sorted(elapsed for elapsed, _ in times)
     slowest = sorted(times, reverse=True)[:5]
     variant = " ".join(filter(None, ["expert" if args.expert else "", "smaller hand" if args.smaller_hand else ""]))
     rows = [
