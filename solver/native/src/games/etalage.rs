@@ -19,12 +19,18 @@
 //!   still be taken: the display, the trick when another trick follows, and hand cards except
 //!   each hand's last card (the last trick's cards stay in the display). A position whose bound
 //!   is 0 (e.g. the last distribution after the focus player's pick) is a leaf.
+//! - The endgame is valued without the table: from the distribution before the last trick on,
+//!   every play is forced, so only that distribution's picks are searched (a small alpha-beta,
+//!   in which a run of picks by players other than the focus player takes its colours in
+//!   increasing order, since any order leaves the same position), and the last distribution
+//!   has a closed form: the others, picking before the focus player, take the largest colours.
 //! - A pick with one colour in the display, and a play from a hand of one card, are the only
 //!   moves there (no branching).
 //! - Move order: the table's move first, then the maximiser's high cards and the minimisers'
 //!   low ones (measured: a third of the nodes of high cards for all), picks of large colours
 //!   first (of small ones for a helper in the cooperative search).
 
+use crate::search::table::table_memory;
 use crate::search::{Budget, Watch};
 
 pub const MAX_PLAYERS: usize = 6;
@@ -45,15 +51,27 @@ fn colour_mask(colour: usize) -> u64 {
     COLOUR << (colour * TOP as usize)
 }
 
+/// The points of each set of one colour's values (bit v - 1 for value v).
+const COLOUR_POINTS: [u8; 1 << TOP] = {
+    let mut table = [0u8; 1 << TOP];
+    let mut set = 1;
+    while set < table.len() {
+        table[set] = table[set & (set - 1)] + set.trailing_zeros() as u8 + 1;
+        set += 1;
+    }
+    table
+};
+
+/// The points of one colour's cards among `cards`.
+#[inline]
+fn colour_points(cards: u64, colour: usize) -> i32 {
+    COLOUR_POINTS[((cards >> (colour * TOP as usize)) & COLOUR) as usize] as i32
+}
+
 /// The points of a set of cards.
 #[inline]
-fn points(mut cards: u64) -> i32 {
-    let mut total = 0;
-    while cards != 0 {
-        total += value(cards.trailing_zeros() as u8);
-        cards &= cards - 1;
-    }
-    total
+fn points(cards: u64) -> i32 {
+    (0..MAX_PLAYERS).map(|colour| colour_points(cards, colour)).sum()
 }
 
 /// The lowest value among a non-empty set of cards (ids run colour by colour, so the lowest id
@@ -221,9 +239,9 @@ impl State {
         let mover = self.mover() as usize;
         let mut gain = 0;
         if mv >= PICK {
-            let taken = s.display & colour_mask((mv - PICK) as usize);
-            gain = points(taken);
-            s.display &= !taken;
+            let colour = (mv - PICK) as usize;
+            gain = colour_points(s.display, colour);
+            s.display &= !colour_mask(colour);
             s.picked += 1;
         } else {
             s.hands[mover] &= !(1 << mv);
@@ -273,7 +291,7 @@ impl State {
             // the next player to play has not played this trick: their hand counts it too
             (self.hands[self.mover() as usize].count_ones() as usize - 1, true)
         };
-        let now = if now { (0..n).map(|c| points(self.display & colour_mask(c))).max().unwrap_or(0) } else { 0 };
+        let now = if now { (0..n).map(|c| colour_points(self.display, c)).max().unwrap_or(0) } else { 0 };
         if later == 0 {
             return now;
         }
@@ -290,7 +308,7 @@ impl State {
         }
         let mut colours = [0i32; MAX_PLAYERS];
         for (c, total) in colours[..n].iter_mut().enumerate() {
-            *total = points(takeable & colour_mask(c));
+            *total = colour_points(takeable, c);
         }
         colours[..n].sort_unstable_by(|a, b| b.cmp(a));
         let later_best: i32 = colours[..later.min(n)].iter().sum();
@@ -322,6 +340,109 @@ impl State {
     }
 }
 
+/// The endgame, valued without search: from the distribution before the last trick on, every
+/// play is forced, and only the picks of that distribution branch.
+impl State {
+    /// Whether `endgame` values this position: the last trick or the distribution before it.
+    #[inline]
+    fn in_endgame(&self) -> bool {
+        let held = self.held().count_ones() as u8;
+        if self.distributing() {
+            held == 0 || held == self.players
+        } else {
+            held + self.trick_len <= self.players
+        }
+    }
+
+    /// What `focus` still takes from an endgame position (see `in_endgame`), exactly.
+    fn endgame(&self, focus: u8, cooperative: bool) -> i32 {
+        if self.is_over() {
+            return 0;
+        }
+        if !self.distributing() {
+            let mut s = *self;
+            while !s.distributing() {
+                s = s.apply(s.hands[s.mover() as usize].trailing_zeros() as u8).0;
+                if s.trick_len == 0 {
+                    return 0; // a tie at the top or an empty display: nobody picks, and it is over
+                }
+            }
+            return s.endgame(focus, cooperative);
+        }
+        let pickers = &self.order[self.picked as usize..self.order_len as usize];
+        if self.held() == 0 {
+            return last_distribution(self.display, pickers, focus, cooperative);
+        }
+        // the last trick's order follows from the cards left, whoever leads it
+        let mut last = *self;
+        let n = self.players as usize;
+        for p in 0..n {
+            last.trick[(p + n - self.leader as usize) % n] = self.hands[p].trailing_zeros() as u8;
+        }
+        last.set_order();
+        self.picks_before_last(focus, cooperative, &last.order[..last.order_len as usize], -INF, INF, 0)
+    }
+
+    /// The value of the distribution before the last trick, by alpha-beta over its picks, then
+    /// the last distribution (its pickers `last_order`) from what they leave. Picks in a row by
+    /// players other than the focus player leave the same position in any order, so such a run
+    /// takes its colours in increasing order only (`floor`: the least colour the mover may take).
+    fn picks_before_last(&self, focus: u8, cooperative: bool, last_order: &[u8], mut alpha: i32, mut beta: i32, floor: usize) -> i32 {
+        if self.picked >= self.order_len || self.display == 0 {
+            let trick = self.trick[..self.players as usize].iter().fold(0, |cards, &card| cards | 1 << card);
+            return last_distribution(self.display | trick, last_order, focus, cooperative);
+        }
+        let mover = self.order[self.picked as usize];
+        let maximise = cooperative || mover == focus;
+        let run = mover != focus && self.order[self.picked as usize + 1..self.order_len as usize].first().is_some_and(|&next| next != focus);
+        let mut best = if maximise { -INF } else { INF };
+        for colour in floor..self.players as usize {
+            let taken = self.display & colour_mask(colour);
+            if taken == 0 {
+                continue;
+            }
+            let mut s = *self;
+            s.display &= !taken;
+            s.picked += 1;
+            let next_floor = if run { colour + 1 } else { 0 };
+            if run && s.display != 0 && s.display >> (next_floor * TOP as usize) == 0 {
+                continue; // the next picker could only take a smaller colour: tried in the other order
+            }
+            let gain = if mover == focus { colour_points(taken, colour) } else { 0 };
+            let v = gain + s.picks_before_last(focus, cooperative, last_order, alpha - gain, beta - gain, next_floor);
+            if maximise {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}
+
+/// What `focus` takes in the game's last distribution from `display`, `pickers` picking in
+/// that order: against the others, who take the largest colours before them, the colour ranked
+/// one below those; helped, the largest colour, if any is left when their turn comes.
+fn last_distribution(display: u64, pickers: &[u8], focus: u8, cooperative: bool) -> i32 {
+    let Some(before) = pickers.iter().position(|&p| p == focus) else { return 0 };
+    let mut colours = [0i32; MAX_PLAYERS];
+    for (colour, total) in colours.iter_mut().enumerate() {
+        *total = colour_points(display, colour);
+    }
+    colours.sort_unstable_by(|a, b| b.cmp(a));
+    let present = colours.iter().filter(|&&total| total > 0).count();
+    match (before < present, cooperative) {
+        (false, _) => 0,
+        (true, true) => colours[0],
+        (true, false) => colours[before],
+    }
+}
+
 /// One table entry: proven bounds on what the focus player still takes, and the best move found.
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -347,7 +468,7 @@ pub struct BoundTable {
 impl BoundTable {
     pub fn new(entries: usize) -> Self {
         let size = entries.max(1024).next_power_of_two();
-        BoundTable { entries: vec![Entry::default(); size], mask: size - 1 }
+        BoundTable { entries: table_memory(size, Entry::default()), mask: size - 1 }
     }
 
     pub fn bytes(&self) -> usize {
@@ -420,7 +541,7 @@ impl<'a> Solver<'a> {
         let helper = self.cooperative && s.mover() != self.focus;
         moves.sort_by_cached_key(|&mv| {
             let fallback = if mv >= PICK {
-                let taken = points(s.display & colour_mask((mv - PICK) as usize));
+                let taken = colour_points(s.display, (mv - PICK) as usize);
                 if helper {
                     -taken
                 } else {
@@ -445,6 +566,9 @@ impl<'a> Solver<'a> {
         }
         if self.watch.tick() {
             return 0;
+        }
+        if s.in_endgame() {
+            return s.endgame(self.focus, self.cooperative);
         }
         let mut upper = s.upper_bound(self.focus);
         if upper == 0 || upper <= alpha {

@@ -39,6 +39,7 @@
 //! each breaking ties differently, and after each pass that falls short exact searches with a
 //! node cap try to mend the end of its line (`Solver::mend`).
 
+use crate::search::table::table_memory;
 use crate::search::Budget;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -848,7 +849,7 @@ pub struct BoundTable {
 impl BoundTable {
     pub fn new(entries: usize) -> Self {
         let size = entries.max(1024).next_power_of_two();
-        BoundTable { entries: vec![Entry::default(); size], mask: size - 1, generation: 1 }
+        BoundTable { entries: table_memory(size, Entry::default()), mask: size - 1, generation: 1 }
     }
 
     pub fn bytes(&self) -> usize {
