@@ -343,6 +343,24 @@ impl State {
 /// The endgame, valued without search: from the distribution before the last trick on, every
 /// play is forced, and only the picks of that distribution branch.
 impl State {
+    /// Picks in a row by players other than the focus player leave the same position in any
+    /// order, so in such a run the colours are taken in increasing order only. For the mover's
+    /// pick of `colour`: the least colour the next picker may take (0 outside a run), or None
+    /// when only smaller colours would be left to them (that set of picks is tried in
+    /// increasing order instead).
+    #[inline]
+    fn next_floor(&self, focus: u8, colour: usize) -> Option<usize> {
+        let next = self.order[self.picked as usize + 1..self.order_len as usize].first();
+        let left = self.display & !colour_mask(colour);
+        if self.mover() == focus || next.is_none_or(|&p| p == focus) || left == 0 {
+            Some(0)
+        } else if left >> ((colour + 1) * TOP as usize) == 0 {
+            None
+        } else {
+            Some(colour + 1)
+        }
+    }
+
     /// Whether `endgame` values this position: the last trick or the distribution before it.
     #[inline]
     fn in_endgame(&self) -> bool {
@@ -383,10 +401,9 @@ impl State {
         self.picks_before_last(focus, cooperative, &last.order[..last.order_len as usize], -INF, INF, 0)
     }
 
-    /// The value of the distribution before the last trick, by alpha-beta over its picks, then
-    /// the last distribution (its pickers `last_order`) from what they leave. Picks in a row by
-    /// players other than the focus player leave the same position in any order, so such a run
-    /// takes its colours in increasing order only (`floor`: the least colour the mover may take).
+    /// The value of the distribution before the last trick, by alpha-beta over its picks (in
+    /// runs, increasing colours only: see `next_floor`), then the last distribution (its
+    /// pickers `last_order`) from what they leave.
     fn picks_before_last(&self, focus: u8, cooperative: bool, last_order: &[u8], mut alpha: i32, mut beta: i32, floor: usize) -> i32 {
         if self.picked >= self.order_len || self.display == 0 {
             let trick = self.trick[..self.players as usize].iter().fold(0, |cards, &card| cards | 1 << card);
@@ -394,20 +411,16 @@ impl State {
         }
         let mover = self.order[self.picked as usize];
         let maximise = cooperative || mover == focus;
-        let run = mover != focus && self.order[self.picked as usize + 1..self.order_len as usize].first().is_some_and(|&next| next != focus);
         let mut best = if maximise { -INF } else { INF };
         for colour in floor..self.players as usize {
             let taken = self.display & colour_mask(colour);
             if taken == 0 {
                 continue;
             }
+            let Some(next_floor) = self.next_floor(focus, colour) else { continue };
             let mut s = *self;
             s.display &= !taken;
             s.picked += 1;
-            let next_floor = if run { colour + 1 } else { 0 };
-            if run && s.display != 0 && s.display >> (next_floor * TOP as usize) == 0 {
-                continue; // the next picker could only take a smaller colour: tried in the other order
-            }
             let gain = if mover == focus { colour_points(taken, colour) } else { 0 };
             let v = gain + s.picks_before_last(focus, cooperative, last_order, alpha - gain, beta - gain, next_floor);
             if maximise {
@@ -560,7 +573,11 @@ impl<'a> Solver<'a> {
 
     /// Fail-soft alpha-beta: what the focus player still takes from `s`, exact when strictly
     /// inside (alpha, beta), an upper bound when <= alpha, a lower bound when >= beta.
-    fn search(&mut self, s: &State, mut alpha: i32, mut beta: i32, depth: usize) -> i32 {
+    ///
+    /// `floor` is the least colour a pick may take in a run of others' picks (see
+    /// `State::next_floor`); such a restricted node's value need not be the position's, so
+    /// only nodes without a floor use the table.
+    fn search(&mut self, s: &State, mut alpha: i32, mut beta: i32, depth: usize, floor: usize) -> i32 {
         if s.is_over() || beta <= 0 {
             return 0;
         }
@@ -574,10 +591,10 @@ impl<'a> Solver<'a> {
         if upper == 0 || upper <= alpha {
             return upper;
         }
-        let key = s.key(self.focus, self.cooperative);
+        let key = (floor == 0).then(|| s.key(self.focus, self.cooperative));
         let mut lower = 0;
         let mut first = NO_MOVE;
-        if let Some((lo, hi, best)) = self.table.get(&key) {
+        if let Some((lo, hi, best)) = key.and_then(|key| self.table.get(&key)) {
             lower = lo;
             upper = upper.min(hi);
             first = best;
@@ -596,16 +613,19 @@ impl<'a> Solver<'a> {
         }
         let mut moves = std::mem::take(&mut self.buffers[depth]);
         s.moves(&mut moves);
+        moves.retain(|&mv| mv < PICK || (mv - PICK) as usize >= floor);
         self.order(s, &mut moves, first);
         let maximise = self.maximises(s);
         let mut best = if maximise { -INF } else { INF };
         let mut best_move = NO_MOVE;
         for &mv in moves.iter() {
+            let child_floor = if mv >= PICK { s.next_floor(self.focus, (mv - PICK) as usize) } else { Some(0) };
+            let Some(child_floor) = child_floor else { continue };
             let (child, mut gain) = s.apply(mv);
             if s.mover() != self.focus {
                 gain = 0;
             }
-            let v = gain + self.search(&child, alpha - gain, beta - gain, depth + 1);
+            let v = gain + self.search(&child, alpha - gain, beta - gain, depth + 1, child_floor);
             if self.watch.stopped {
                 break;
             }
@@ -630,6 +650,7 @@ impl<'a> Solver<'a> {
         if self.watch.stopped {
             return 0;
         }
+        let Some(key) = key else { return best };
         let (lo, hi) = if best <= alpha0 {
             (lower, best)
         } else if best >= beta0 {
@@ -648,7 +669,7 @@ impl<'a> Solver<'a> {
         let mut upper = root.upper_bound(self.focus);
         while lower < upper && !self.watch.stopped {
             let test = (lower + upper + 1) / 2;
-            let v = self.search(root, test - 1, test, 0);
+            let v = self.search(root, test - 1, test, 0, 0);
             if self.watch.stopped {
                 break;
             }
@@ -693,9 +714,9 @@ impl<'a> Solver<'a> {
                 }
                 let need = value - gain;
                 let keeps = if maximise {
-                    self.search(&child, need - 1, need, 0) >= need
+                    self.search(&child, need - 1, need, 0, 0) >= need
                 } else {
-                    self.search(&child, need, need + 1, 0) <= need
+                    self.search(&child, need, need + 1, 0, 0) <= need
                 };
                 if self.watch.stopped {
                     return Vec::new();
