@@ -31,8 +31,8 @@ from ...result import (
 from ...words import amount
 from . import picture
 
-#: 40-byte entries: 160 MiB of proven bounds.
-TABLE_ENTRIES = 1 << 22
+#: Three 40-byte entries to a 128-byte bucket: 128 MiB of proven bounds.
+TABLE_ENTRIES = 3 << 20
 GUARANTEED = Objective("guaranteed", "guaranteed_bound", minimise=False, winning=None,
                        words="guaranteed score of the player to move")
 PICK = 100

@@ -20,7 +20,7 @@ struct EtalageKernel {
 #[pymethods]
 impl EtalageKernel {
     #[new]
-    #[pyo3(signature = (table_entries = 1 << 22))]
+    #[pyo3(signature = (table_entries = 3 << 20))]
     fn new(table_entries: usize) -> Self {
         EtalageKernel { table: BoundTable::new(table_entries) }
     }
