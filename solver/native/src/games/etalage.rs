@@ -389,7 +389,7 @@ impl State {
         }
         let pickers = &self.order[self.picked as usize..self.order_len as usize];
         if self.held() == 0 {
-            return last_distribution(self.display, pickers, focus, cooperative);
+            return sure_pick(self.display, pickers, focus, cooperative);
         }
         // the last trick's order follows from the cards left, whoever leads it
         let mut last = *self;
@@ -407,7 +407,7 @@ impl State {
     fn picks_before_last(&self, focus: u8, cooperative: bool, last_order: &[u8], mut alpha: i32, mut beta: i32, floor: usize) -> i32 {
         if self.picked >= self.order_len || self.display == 0 {
             let trick = self.trick[..self.players as usize].iter().fold(0, |cards, &card| cards | 1 << card);
-            return last_distribution(self.display | trick, last_order, focus, cooperative);
+            return sure_pick(self.display | trick, last_order, focus, cooperative);
         }
         let mover = self.order[self.picked as usize];
         let maximise = cooperative || mover == focus;
@@ -438,10 +438,11 @@ impl State {
     }
 }
 
-/// What `focus` takes in the game's last distribution from `display`, `pickers` picking in
-/// that order: against the others, who take the largest colours before them, the colour ranked
-/// one below those; helped, the largest colour, if any is left when their turn comes.
-fn last_distribution(display: u64, pickers: &[u8], focus: u8, cooperative: bool) -> i32 {
+/// What `focus` is sure to take in a distribution from `display`, `pickers` picking in that
+/// order: against the others, who can take the largest colours before them, the colour ranked
+/// one below those; helped, the largest colour, if any is left when their turn comes. In the
+/// game's last distribution that is exactly what they take.
+fn sure_pick(display: u64, pickers: &[u8], focus: u8, cooperative: bool) -> i32 {
     let Some(before) = pickers.iter().position(|&p| p == focus) else { return 0 };
     let mut colours = [0i32; MAX_PLAYERS];
     for (colour, total) in colours.iter_mut().enumerate() {
@@ -597,11 +598,18 @@ impl<'a> Solver<'a> {
         if upper == 0 || upper <= alpha {
             return upper;
         }
+        let mut lower = if s.distributing() {
+            sure_pick(s.display, &s.order[s.picked as usize..s.order_len as usize], self.focus, self.cooperative)
+        } else {
+            0
+        };
+        if lower >= beta {
+            return lower;
+        }
         let key = (floor == 0).then(|| s.key(self.focus, self.cooperative));
-        let mut lower = 0;
         let mut first = NO_MOVE;
         if let Some((lo, hi, best)) = key.and_then(|key| self.table.get(&key)) {
-            lower = lo;
+            lower = lower.max(lo);
             upper = upper.min(hi);
             first = best;
             if lower >= beta || lower == upper {
