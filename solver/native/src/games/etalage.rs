@@ -555,27 +555,41 @@ impl<'a> Solver<'a> {
         self.cooperative || s.mover() == self.focus
     }
 
-    /// Orders `moves` best first for the mover: the table's move, then the maximiser's high
-    /// cards and the minimisers' low ones, and large colours (the smallest first for a helper
-    /// who is not the focus player).
+    /// Orders `moves` best first for the mover: the table's move; then a card that completes the
+    /// trick by what the focus player is then sure to take (`sure_pick`: most for the
+    /// maximiser, least for the minimisers; measured: half the nodes with 5 players); then the
+    /// maximiser's high cards and the minimisers' low ones, and large colours (the smallest
+    /// first for a helper who is not the focus player).
     fn order(&self, s: &State, moves: &mut [u8], first: u8) {
         let helper = self.cooperative && s.mover() != self.focus;
         let maximise = self.maximises(s);
-        moves.sort_unstable_by_key(|&mv| {
-            let fallback = if mv >= PICK {
+        let completes = s.trick_len + 1 == s.players;
+        // (not the table's move, focus player's sure take, fallback), smallest first
+        let mut keyed = [((false, 0, 0), 0u8); 16];
+        for (slot, &mv) in keyed.iter_mut().zip(moves.iter()) {
+            let (sure, fallback) = if mv >= PICK {
                 let taken = colour_points(s.display, (mv - PICK) as usize);
-                if helper {
-                    -taken
-                } else {
-                    taken
-                }
-            } else if maximise {
-                value(mv)
+                (0, if helper { taken } else { -taken })
             } else {
-                -value(mv)
+                let (child, _) = if completes { s.apply(mv) } else { (*s, 0) };
+                let sure = if completes && child.distributing() {
+                    sure_pick(child.display, &child.order[..child.order_len as usize], self.focus, self.cooperative)
+                } else {
+                    0
+                };
+                if maximise {
+                    (-sure, -value(mv))
+                } else {
+                    (sure, value(mv))
+                }
             };
-            (std::cmp::Reverse((mv == first, fallback)), mv)
-        });
+            *slot = ((mv != first, sure, fallback), mv);
+        }
+        let keyed = &mut keyed[..moves.len()];
+        keyed.sort_unstable();
+        for (mv, &(_, ordered)) in moves.iter_mut().zip(keyed.iter()) {
+            *mv = ordered;
+        }
     }
 
     /// Fail-soft alpha-beta: what the focus player still takes from `s`, exact when strictly
