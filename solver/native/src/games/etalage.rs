@@ -804,6 +804,19 @@ mod tests {
     }
 
     #[test]
+    fn the_focus_player_is_sure_of_the_colour_ranked_below_the_others_picks() {
+        let c = |v: u8, colour: u8| 1u64 << (colour * TOP + v - 1);
+        // red 10 (4 + 6), yellow 6, green 3
+        let display = c(4, 0) | c(6, 0) | c(6, 1) | c(3, 2);
+        assert_eq!(sure_pick(display, &[1, 2, 0], 0, false), 3);
+        assert_eq!(sure_pick(display, &[1, 0, 2], 0, false), 6);
+        assert_eq!(sure_pick(display, &[1, 2, 0], 0, true), 10);
+        assert_eq!(sure_pick(display, &[1, 2], 0, false), 0);
+        // two colours, two others before: the display is empty when the focus player's turn comes
+        assert_eq!(sure_pick(c(4, 0) | c(6, 1), &[1, 2, 0], 0, true), 0);
+    }
+
+    #[test]
     fn a_hands_lowest_value_is_found_across_colours() {
         // 4Y (id 13) has a lower id than 2G (id 21) but a higher value
         assert_eq!(lowest_value(1 << 13 | 1 << 21), 2);
