@@ -19,16 +19,20 @@
 //!   still be taken: the display, the trick when another trick follows, and hand cards except
 //!   each hand's last card (the last trick's cards stay in the display). A position whose bound
 //!   is 0 (e.g. the last distribution after the focus player's pick) is a leaf.
+//! - A static lower bound during a distribution: the focus player is sure of the colour ranked
+//!   one below the picks of the others before them (`sure_pick`).
+//! - A run of picks by players other than the focus player takes its colours in increasing
+//!   order only, since any order leaves the same position (only the focus player's points
+//!   count); the run's later picks, which see only part of their moves, stay out of the table.
 //! - The endgame is valued without the table: from the distribution before the last trick on,
-//!   every play is forced, so only that distribution's picks are searched (a small alpha-beta,
-//!   in which a run of picks by players other than the focus player takes its colours in
-//!   increasing order, since any order leaves the same position), and the last distribution
-//!   has a closed form: the others, picking before the focus player, take the largest colours.
+//!   every play is forced, so only that distribution's picks are searched (a small alpha-beta
+//!   of its own), and the last distribution has a closed form (`sure_pick` is exact there).
 //! - A pick with one colour in the display, and a play from a hand of one card, are the only
 //!   moves there (no branching).
-//! - Move order: the table's move first, then the maximiser's high cards and the minimisers'
-//!   low ones (measured: a third of the nodes of high cards for all), picks of large colours
-//!   first (of small ones for a helper in the cooperative search).
+//! - Move order: the table's move first; then the last two cards of a trick by what the focus
+//!   player is then sure to take in its distribution; then the maximiser's high cards and the minimisers' low
+//!   ones (measured: a third of the nodes of high cards for all), picks of large colours first
+//!   (of small ones for a helper in the cooperative search).
 
 use crate::search::table::table_memory;
 use crate::search::{Budget, Watch};
@@ -340,8 +344,9 @@ impl State {
     }
 }
 
-/// The endgame, valued without search: from the distribution before the last trick on, every
-/// play is forced, and only the picks of that distribution branch.
+/// Runs of picks, and the endgame: from the distribution before the last trick on, every play
+/// is forced and only the picks of that distribution branch, so it is searched without the
+/// table.
 impl State {
     /// Picks in a row by players other than the focus player leave the same position in any
     /// order, so in such a run the colours are taken in increasing order only. For the mover's
@@ -555,28 +560,47 @@ impl<'a> Solver<'a> {
         self.cooperative || s.mover() == self.focus
     }
 
-    /// Orders `moves` best first for the mover: the table's move; then a card that completes the
-    /// trick by what the focus player is then sure to take (`sure_pick`: most for the
-    /// maximiser, least for the minimisers; measured: half the nodes with 5 players); then the
-    /// maximiser's high cards and the minimisers' low ones, and large colours (the smallest
-    /// first for a helper who is not the focus player).
+    /// For move ordering: what the focus player is sure to take (`sure_pick`) in the
+    /// distribution of the trick of `s`, a position after a card: if the trick is complete,
+    /// that; if one card is missing, that after the last player's answer best for their side;
+    /// else 0.
+    fn outlook(&self, s: &State) -> i32 {
+        if s.distributing() {
+            return sure_pick(s.display, &s.order[..s.order_len as usize], self.focus, self.cooperative);
+        }
+        if s.trick_len + 1 != s.players {
+            return 0;
+        }
+        let maximise = self.maximises(s);
+        let mut best = if maximise { -INF } else { INF };
+        let mut hand = s.hands[s.mover() as usize];
+        while hand != 0 {
+            let answer = self.outlook(&s.apply(hand.trailing_zeros() as u8).0);
+            best = if maximise { best.max(answer) } else { best.min(answer) };
+            hand &= hand - 1;
+        }
+        best
+    }
+
+    /// Orders `moves` best first for the mover: the table's move; then, against the others, the
+    /// last two cards of a trick by their `outlook` (most for the maximiser, least for the
+    /// minimisers; measured: half the nodes with 5 players from the 6th trick, and from the 5th
+    /// a third fewer again); then the maximiser's high cards and the minimisers' low ones, and
+    /// large colours (the smallest first for a helper who is not the focus player).
     fn order(&self, s: &State, moves: &mut [u8], first: u8) {
         let helper = self.cooperative && s.mover() != self.focus;
         let maximise = self.maximises(s);
-        let completes = s.trick_len + 1 == s.players;
-        // (not the table's move, focus player's sure take, fallback), smallest first
+        // (in the cooperative search the outlook was measured to order no better, at a cost)
+        let late = s.trick_len + 2 >= s.players && !self.cooperative;
+        // (not the table's move, outlook, fallback), smallest first; a hand
+        // holds at most 9 cards and the display at most 6 colours
         let mut keyed = [((false, 0, 0), 0u8); 16];
         for (slot, &mv) in keyed.iter_mut().zip(moves.iter()) {
             let (sure, fallback) = if mv >= PICK {
                 let taken = colour_points(s.display, (mv - PICK) as usize);
                 (0, if helper { taken } else { -taken })
             } else {
-                let (child, _) = if completes { s.apply(mv) } else { (*s, 0) };
-                let sure = if completes && child.distributing() {
-                    sure_pick(child.display, &child.order[..child.order_len as usize], self.focus, self.cooperative)
-                } else {
-                    0
-                };
+                let sure = if late { self.outlook(&s.apply(mv).0) } else { 0 };
                 if maximise {
                     (-sure, -value(mv))
                 } else {
