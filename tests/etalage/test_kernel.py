@@ -2,10 +2,10 @@
 
 On reduced decks (values 1..3 with 3 to 6 players, values 1..4 with 3), from deals (with 5 or
 6 players, from the first distribution on) and from positions partly played (mid-trick and
-mid-distribution), every player's guaranteed score and cooperative best
-must equal the reference search's and be proven exact; the guarantee's line must replay to
-that score (the engine checks) and keep the value at every move: the player's own moves best,
-the others' most damaging.
+mid-distribution), every player's guaranteed score and cooperative best must equal the
+reference search's and be proven exact; the guarantee's line must replay to that score (the
+engine checks) and keep the value at every move: the player's own moves best, the others' most
+damaging.
 """
 
 from __future__ import annotations

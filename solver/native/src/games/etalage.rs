@@ -199,8 +199,7 @@ impl State {
             strength[(card / TOP) as usize] += value(card);
         }
         self.order_len = 0;
-        loop {
-            let Some(level) = strength.iter().copied().filter(|&total| total > 0).max() else { break };
+        while let Some(level) = strength.iter().copied().filter(|&total| total > 0).max() {
             let mut strongest = (0..MAX_PLAYERS).filter(|&c| strength[c] == level);
             let colour = strongest.next().unwrap();
             if strongest.next().is_some() {
