@@ -190,6 +190,12 @@ impl State {
         }
     }
 
+    /// The players still to pick in the current distribution, in order (none outside one).
+    #[inline]
+    pub fn pickers(&self) -> &[u8] {
+        &self.order[self.picked as usize..self.order_len as usize]
+    }
+
     /// The order of the players entitled to pick after a complete trick: colours by strength
     /// (sum of their cards), players within a colour by card value, stopping at a tie.
     fn set_order(&mut self) {
@@ -288,7 +294,7 @@ impl State {
     pub fn upper_bound(&self, focus: u8) -> i32 {
         let n = self.players as usize;
         let (later, now) = if self.distributing() {
-            let open = self.order[self.picked as usize..self.order_len as usize].contains(&focus);
+            let open = self.pickers().contains(&focus);
             (self.hands[0].count_ones() as usize, open)
         } else {
             // the next player to play has not played this trick: their hand counts it too
@@ -354,7 +360,7 @@ impl State {
     /// increasing order instead).
     #[inline]
     fn next_floor(&self, focus: u8, colour: usize) -> Option<usize> {
-        let next = self.order[self.picked as usize + 1..self.order_len as usize].first();
+        let next = self.pickers().get(1);
         let left = self.display & !colour_mask(colour);
         if self.mover() == focus || next.is_none_or(|&p| p == focus) || left == 0 {
             Some(0)
@@ -391,9 +397,8 @@ impl State {
             }
             return s.endgame(focus, cooperative);
         }
-        let pickers = &self.order[self.picked as usize..self.order_len as usize];
         if self.held() == 0 {
-            return sure_pick(self.display, pickers, focus, cooperative);
+            return sure_pick(self.display, self.pickers(), focus, cooperative);
         }
         // the last trick's order follows from the cards left, whoever leads it
         let mut last = *self;
@@ -413,7 +418,7 @@ impl State {
             let trick = self.trick[..self.players as usize].iter().fold(0, |cards, &card| cards | 1 << card);
             return sure_pick(self.display | trick, last_order, focus, cooperative);
         }
-        let mover = self.order[self.picked as usize];
+        let mover = self.mover();
         let maximise = cooperative || mover == focus;
         let mut best = if maximise { -INF } else { INF };
         for colour in floor..self.players as usize {
@@ -565,7 +570,7 @@ impl<'a> Solver<'a> {
     /// else 0.
     fn outlook(&self, s: &State) -> i32 {
         if s.distributing() {
-            return sure_pick(s.display, &s.order[..s.order_len as usize], self.focus, self.cooperative);
+            return sure_pick(s.display, s.pickers(), self.focus, self.cooperative);
         }
         if s.trick_len + 1 != s.players {
             return 0;
@@ -636,7 +641,7 @@ impl<'a> Solver<'a> {
             return upper;
         }
         let mut lower = if s.distributing() {
-            sure_pick(s.display, &s.order[s.picked as usize..s.order_len as usize], self.focus, self.cooperative)
+            sure_pick(s.display, s.pickers(), self.focus, self.cooperative)
         } else {
             0
         };
