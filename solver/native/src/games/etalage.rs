@@ -203,29 +203,39 @@ impl State {
     /// (sum of their cards), players within a colour by card value, stopping at a tie.
     fn set_order(&mut self) {
         let n = self.players as usize;
-        let mut strength = [0i32; MAX_PLAYERS];
+        let mut strength = [0u8; MAX_PLAYERS];
         for &card in &self.trick[..n] {
-            strength[(card / TOP) as usize] += value(card);
+            strength[(card / TOP) as usize] += card % TOP + 1;
+        }
+        // each player's place: strength first, then the card (ids of one colour rise with the
+        // value); sorted strongest first by insertion (at most six)
+        let mut places = [(0u16, 0u8, 0u8); MAX_PLAYERS];
+        for i in 0..n {
+            let card = self.trick[i];
+            let place = ((strength[(card / TOP) as usize] as u16) << 8 | card as u16, card / TOP, ((self.leader as usize + i) % n) as u8);
+            let mut j = i;
+            while j > 0 && places[j - 1].0 < place.0 {
+                places[j] = places[j - 1];
+                j -= 1;
+            }
+            places[j] = place;
         }
         self.order_len = 0;
-        while let Some(level) = strength.iter().copied().filter(|&total| total > 0).max() {
-            let mut strongest = (0..MAX_PLAYERS).filter(|&c| strength[c] == level);
-            let colour = strongest.next().unwrap();
-            if strongest.next().is_some() {
-                break; // a tie: nobody from here on picks
+        let mut i = 0;
+        while i < n {
+            let (level, colour) = (places[i].0 >> 8, places[i].1);
+            let mut end = i;
+            while end < n && places[end].0 >> 8 == level {
+                if places[end].1 != colour {
+                    return; // a tie: nobody from here on picks
+                }
+                end += 1;
             }
-            strength[colour] = 0;
-            // the colour's players, highest card first
-            let start = self.order_len as usize;
-            for i in (0..n).filter(|&i| (self.trick[i] / TOP) as usize == colour) {
-                self.order[self.order_len as usize] = ((self.leader as usize + i) % n) as u8;
+            for &(_, _, player) in &places[i..end] {
+                self.order[self.order_len as usize] = player;
                 self.order_len += 1;
             }
-            let leader = self.leader as usize;
-            let card = |player: u8| self.trick[(player as usize + n - leader) % n];
-            let mut seats = self.order;
-            seats[start..self.order_len as usize].sort_unstable_by_key(|&player| std::cmp::Reverse(card(player)));
-            self.order = seats;
+            i = end;
         }
     }
 
@@ -456,17 +466,60 @@ impl State {
 /// game's last distribution that is exactly what they take.
 fn sure_pick(display: u64, pickers: &[u8], focus: u8, cooperative: bool) -> i32 {
     let Some(before) = pickers.iter().position(|&p| p == focus) else { return 0 };
-    let mut colours = [0i32; MAX_PLAYERS];
-    for (colour, total) in colours.iter_mut().enumerate() {
-        *total = colour_points(display, colour);
+    Ranked::new(display).sure_pick(before, cooperative)
+}
+
+/// The display's colour totals, largest first.
+#[derive(Clone, Copy)]
+struct Ranked {
+    totals: [i32; MAX_PLAYERS],
+    /// How many colours the display holds.
+    present: usize,
+}
+
+impl Ranked {
+    fn new(display: u64) -> Self {
+        let mut totals = [0i32; MAX_PLAYERS];
+        for (colour, total) in totals.iter_mut().enumerate() {
+            *total = colour_points(display, colour);
+        }
+        totals.sort_unstable_by(|a, b| b.cmp(a));
+        Ranked { totals, present: totals.iter().filter(|&&total| total > 0).count() }
     }
-    colours.sort_unstable_by(|a, b| b.cmp(a));
-    let present = colours.iter().filter(|&&total| total > 0).count();
-    match (before < present, cooperative) {
-        (false, _) => 0,
-        (true, true) => colours[0],
-        (true, false) => colours[before],
+
+    /// `sure_pick` for a player with `before` pickers before them.
+    #[inline]
+    fn sure_pick(&self, before: usize, cooperative: bool) -> i32 {
+        match (before < self.present, cooperative) {
+            (false, _) => 0,
+            (true, true) => self.totals[0],
+            (true, false) => self.totals[before],
+        }
     }
+}
+
+/// How many players pick before `focus` in the distribution of a complete trick (`trick` in
+/// play order from `leader`), or None when `focus` picks nothing (their colour ties, or ranks
+/// below a tie). The rule of `State::set_order`, for one player and without building the order.
+fn pickers_before(trick: &[u8], leader: u8, focus: u8) -> Option<usize> {
+    let n = trick.len();
+    let mut strength = [0u8; MAX_PLAYERS];
+    let mut count = [0u8; MAX_PLAYERS];
+    for &card in trick {
+        strength[(card / TOP) as usize] += card % TOP + 1;
+        count[(card / TOP) as usize] += 1;
+    }
+    let own = trick[(focus as usize + n - leader as usize) % n];
+    let colour = (own / TOP) as usize;
+    let level = strength[colour];
+    let mut before = trick.iter().filter(|&&card| card / TOP == own / TOP && card > own).count();
+    for c in (0..n).filter(|&c| c != colour && strength[c] >= level) {
+        if strength[c] == level || (c + 1..n).any(|d| strength[d] == strength[c]) {
+            return None; // a tie at or above the focus player's colour
+        }
+        before += count[c] as usize;
+    }
+    Some(before)
 }
 
 /// One table entry: proven bounds on what the focus player still takes, and the best move found.
@@ -573,30 +626,24 @@ impl<'a> Solver<'a> {
         self.cooperative || s.mover() == self.focus
     }
 
-    /// What the focus player is sure to take (`sure_pick`) in the distribution of the trick of
-    /// `s`, a position after a card, with the rest of the trick played best for each side
-    /// (`trick_floor`, fail-soft in the window `alpha`, `beta`). For move ordering, and a
-    /// lower bound.
-    fn outlook(&self, s: &State, alpha: i32, beta: i32) -> i32 {
-        if s.distributing() {
-            sure_pick(s.display, s.pickers(), self.focus, self.cooperative)
-        } else if s.trick_len == 0 {
-            0 // a tie at the top: nobody picks
-        } else {
-            self.trick_floor(s, alpha, beta)
+    /// What the focus player is sure to take (`sure_pick`) in the distribution of the trick
+    /// under way in `s`, after its cards `trick[..len]` (those of `s` and maybe more), with the
+    /// rest of the trick played best for each side: fail-soft alpha-beta in the window `alpha`,
+    /// `beta` over the cards still to be played (the display is as the distribution finds it).
+    /// A lower bound on what the focus player still takes, and a move-ordering key.
+    fn trick_floor(&self, s: &State, ranked: &Ranked, trick: &mut [u8; MAX_PLAYERS], len: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        let n = s.players as usize;
+        if len == n {
+            return pickers_before(&trick[..n], s.leader, self.focus).map_or(0, |before| ranked.sure_pick(before, self.cooperative));
         }
-    }
-
-    /// A lower bound on what the focus player still takes from `s`, a position where a card is
-    /// to be played: what they are sure to take (`sure_pick`) in the trick's distribution, with
-    /// the rest of the trick played best for each side (fail-soft alpha-beta over its cards).
-    fn trick_floor(&self, s: &State, mut alpha: i32, mut beta: i32) -> i32 {
-        let maximise = self.maximises(s);
+        let mover = ((s.leader as usize + len) % n) as u8;
+        let maximise = self.cooperative || mover == self.focus;
         let mut best = if maximise { -INF } else { INF };
-        let mut hand = s.hands[s.mover() as usize];
+        let mut hand = s.hands[mover as usize];
         while hand != 0 {
-            let v = self.outlook(&s.apply(hand.trailing_zeros() as u8).0, alpha, beta);
+            trick[len] = hand.trailing_zeros() as u8;
             hand &= hand - 1;
+            let v = self.trick_floor(s, ranked, trick, len + 1, alpha, beta);
             if maximise {
                 best = best.max(v);
                 alpha = alpha.max(v);
@@ -624,12 +671,19 @@ impl<'a> Solver<'a> {
         // (not the table's move, outlook, fallback), smallest first; a hand
         // holds at most 9 cards and the display at most 6 colours
         let mut keyed = [((false, 0, 0), 0u8); 16];
+        let ranked = if late { Ranked::new(s.display) } else { Ranked { totals: [0; MAX_PLAYERS], present: 0 } };
+        let mut trick = s.trick;
         for (slot, &mv) in keyed.iter_mut().zip(moves.iter()) {
             let (sure, fallback) = if mv >= PICK {
                 let taken = colour_points(s.display, (mv - PICK) as usize);
                 (0, if helper { taken } else { -taken })
             } else {
-                let sure = if late { self.outlook(&s.apply(mv).0, -INF, INF) } else { 0 };
+                let sure = if late {
+                    trick[s.trick_len as usize] = mv;
+                    self.trick_floor(s, &ranked, &mut trick, s.trick_len as usize + 1, -INF, INF)
+                } else {
+                    0
+                };
                 if maximise {
                     (-sure, -value(mv))
                 } else {
@@ -669,7 +723,13 @@ impl<'a> Solver<'a> {
             sure_pick(s.display, s.pickers(), self.focus, self.cooperative)
         } else if !self.cooperative && s.trick_len + TRICK_FLOOR_CARDS >= s.players {
             // fail-soft: a value below beta bounds the floor from above, so only a cut is kept
-            Some(self.trick_floor(s, beta - 1, beta)).filter(|&floor| floor >= beta).unwrap_or(0)
+            let mut trick = s.trick;
+            let floor = self.trick_floor(s, &Ranked::new(s.display), &mut trick, s.trick_len as usize, beta - 1, beta);
+            if floor >= beta {
+                floor
+            } else {
+                0
+            }
         } else {
             0
         };
@@ -870,6 +930,23 @@ mod tests {
         assert_eq!(sure_pick(display, &[1, 2], 0, false), 0);
         // two colours, two others before: the display is empty when the focus player's turn comes
         assert_eq!(sure_pick(c(4, 0) | c(6, 1), &[1, 2, 0], 0, true), 0);
+    }
+
+    #[test]
+    fn pickers_before_agrees_with_the_distribution_order() {
+        for seed in 0..3000u64 {
+            let players = 3 + (seed % 4) as usize;
+            let (_, hands) = deal(seed, players, TOP);
+            let trick: Vec<u8> = hands.iter().map(|hand| hand[0]).collect();
+            let leader = (seed / 4 % players as u64) as u8;
+            let mut s = State::new(&[], &vec![vec![]; players], leader as usize, &[], 0).unwrap();
+            s.trick[..players].copy_from_slice(&trick);
+            s.trick_len = players as u8;
+            s.set_order();
+            for focus in 0..players as u8 {
+                assert_eq!(pickers_before(&trick, leader, focus), s.pickers().iter().position(|&p| p == focus), "{trick:?}");
+            }
+        }
     }
 
     #[test]
