@@ -481,12 +481,22 @@ struct Ranked {
 
 impl Ranked {
     fn new(display: u64) -> Self {
-        let mut totals = [0i32; MAX_PLAYERS];
-        for (colour, total) in totals.iter_mut().enumerate() {
-            *total = colour_points(display, colour);
+        let mut ranked = Ranked { totals: [0; MAX_PLAYERS], present: 0 };
+        for colour in 0..MAX_PLAYERS {
+            let total = colour_points(display, colour);
+            if total == 0 {
+                continue;
+            }
+            // insertion, largest first (at most six)
+            let mut i = ranked.present;
+            while i > 0 && ranked.totals[i - 1] < total {
+                ranked.totals[i] = ranked.totals[i - 1];
+                i -= 1;
+            }
+            ranked.totals[i] = total;
+            ranked.present += 1;
         }
-        totals.sort_unstable_by(|a, b| b.cmp(a));
-        Ranked { totals, present: totals.iter().filter(|&&total| total > 0).count() }
+        ranked
     }
 
     /// `sure_pick` for a player with `before` pickers before them.
