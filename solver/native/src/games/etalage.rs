@@ -205,10 +205,7 @@ impl State {
     /// (sum of their cards), players within a colour by card value, stopping at a tie.
     fn set_order(&mut self) {
         let n = self.players as usize;
-        let mut strength = [0u8; MAX_PLAYERS];
-        for &card in &self.trick[..n] {
-            strength[(card / TOP) as usize] += card % TOP + 1;
-        }
+        let strength = strengths(&self.trick[..n]);
         // each player's place: strength first, then the card (ids of one colour rise with the
         // value); sorted strongest first by insertion (at most six)
         let mut places = [(0u16, 0u8, 0u8); MAX_PLAYERS];
@@ -510,15 +507,24 @@ impl Ranked {
     }
 }
 
+/// Each colour's strength in a trick: the sum of its cards' values.
+#[inline]
+fn strengths(trick: &[u8]) -> [u8; MAX_PLAYERS] {
+    let mut strength = [0u8; MAX_PLAYERS];
+    for &card in trick {
+        strength[(card / TOP) as usize] += card % TOP + 1;
+    }
+    strength
+}
+
 /// How many players pick before `focus` in the distribution of a complete trick (`trick` in
 /// play order from `leader`), or None when `focus` picks nothing (their colour ties, or ranks
 /// below a tie). The rule of `State::set_order`, for one player and without building the order.
 fn pickers_before(trick: &[u8], leader: u8, focus: u8) -> Option<usize> {
     let n = trick.len();
-    let mut strength = [0u8; MAX_PLAYERS];
+    let strength = strengths(trick);
     let mut count = [0u8; MAX_PLAYERS];
     for &card in trick {
-        strength[(card / TOP) as usize] += card % TOP + 1;
         count[(card / TOP) as usize] += 1;
     }
     let own = trick[(focus as usize + n - leader as usize) % n];
@@ -696,19 +702,17 @@ impl<'a> Solver<'a> {
         // (not the table's move, outlook, fallback), smallest first; a hand
         // holds at most 9 cards and the display at most 6 colours
         let mut keyed = [((false, 0, 0), 0u8); 16];
-        let ranked = if late { Ranked::new(s.display) } else { Ranked { totals: [0; MAX_PLAYERS], present: 0 } };
+        let ranked = late.then(|| Ranked::new(s.display));
         let mut trick = s.trick;
         for (slot, &mv) in keyed.iter_mut().zip(moves.iter()) {
             let (sure, fallback) = if mv >= PICK {
                 let taken = colour_points(s.display, (mv - PICK) as usize);
                 (0, if helper { taken } else { -taken })
             } else {
-                let sure = if late {
+                let sure = ranked.as_ref().map_or(0, |ranked| {
                     trick[s.trick_len as usize] = mv;
-                    self.trick_floor(s, &ranked, &mut trick, s.trick_len as usize + 1, -INF, INF)
-                } else {
-                    0
-                };
+                    self.trick_floor(s, ranked, &mut trick, s.trick_len as usize + 1, -INF, INF)
+                });
                 if maximise {
                     (-sure, -value(mv))
                 } else {
