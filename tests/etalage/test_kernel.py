@@ -57,6 +57,15 @@ def test_kernel_values_equal_the_reference_search(position):
         assert pos.is_over() and pos.final_score(player) == guaranteed
 
 
+def test_a_guarantee_of_nothing_on_a_larger_deck_keeps_its_value_and_line():
+    # seed 47, values 1..7: player 1 can be held to 0 (two kernels agree). Keys that merged
+    # positions differing in which card a hand held gave 2 and no line to realise it.
+    deal = e.deal(47, players=3, values=7)
+    found = engine.value(deal, 1, False, Budget(time_limit=SAFETY_SECONDS))
+    assert (found.lower, found.upper) == (0, 0) and found.moves
+    assert e.replay(deal, found.moves).final_score(1) == 0
+
+
 def test_solve_reports_every_player_and_a_line_of_the_player_to_move():
     deal = e.deal(11, players=3, values=4)
     result = engine.solve(deal, Budget(time_limit=SAFETY_SECONDS))

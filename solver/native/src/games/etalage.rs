@@ -344,13 +344,15 @@ impl State {
     }
 
     /// The key of the question "does `focus` take at least `need` more?" (a search in the
-    /// window need - 1..need against the others; `need` 1..=8). Its answer depends on
-    /// the display only through its colours' totals capped at `need`: picks take whole colours,
-    /// so a colour holding `need` already settles the question whenever it is taken, and only an
+    /// window need - 1..need against the others; `need` 1..=4). Its answer depends on the
+    /// display only through its colours' totals capped at `need`: picks take whole colours, so a
+    /// colour holding `need` already settles the question whenever it is taken, and only an
     /// empty display ends a distribution early. So the display is keyed by those capped totals:
-    /// its cards as if taken; for each colour it holds, that colour's lowest card out of the
-    /// hands and the trick marked 14 (a code no exact key has) and the next such card, if any,
-    /// coded with the capped total; and `need` in the top bits left free.
+    /// its cards as if taken, and for each colour it holds with at least three cards out of the
+    /// hands and the trick, those three lowest coded 15 and then 14 or 15 for each bit of the
+    /// capped total less one (other colours as in an exact key); and `need` in the top bits
+    /// left free. Each key stands for one set of capped totals (tested: a first draft that coded
+    /// the total as 1..4 met a hand's code and merged two different positions).
     pub fn need_key(&self, focus: u8, need: i32) -> Key {
         self.key_with(focus, false, need)
     }
@@ -374,13 +376,20 @@ impl State {
             trick |= 1 << self.trick[i];
         }
         if need > 0 {
+            // codes 14 and 15 only, which no card in a hand or the trick has: with the hands and
+            // the trick, the key still tells which cards are out, and so what each colour holds
             let out = !(self.held() | trick);
             for colour in (0..self.players as usize).filter(|&c| self.display & colour_mask(c) != 0) {
-                let cards = out & colour_mask(colour);
-                put(1 << cards.trailing_zeros(), 14);
-                let next = cards & (cards - 1);
-                if next != 0 {
-                    put(1 << next.trailing_zeros(), colour_points(self.display, colour).min(need) as u64);
+                let mut cards = out & colour_mask(colour);
+                if cards.count_ones() < 3 {
+                    put(self.display & colour_mask(colour), 13); // too few out cards to say more
+                    continue;
+                }
+                // the lowest out card 15, the next two the bits of the capped total less one
+                let total = colour_points(self.display, colour).min(need) as u64 - 1;
+                for code in [15, 14 + (total & 1), 14 + (total >> 1 & 1)] {
+                    put(1 << cards.trailing_zeros(), code);
+                    cards &= cards - 1;
                 }
             }
         } else {
@@ -390,12 +399,11 @@ impl State {
         key[1] |= (self.leader as u64) << 60;
         key[2] |= (focus as u64) << 60;
         key[3] |= (self.players as u64) << 61 | (cooperative as u64) << 60;
-        if need > 0 {
-            let bits = (need - 1) as u64; // three bits: the top bit of the picks, leader and focus
-            key[0] |= (bits & 1) << 63;
-            key[1] |= (bits >> 1 & 1) << 63;
-            key[2] |= (bits >> 2 & 1) << 63;
-        }
+        // `need` (1..=4) in three bits no exact key sets: the top bit of the picks, leader, focus
+        let need = need as u64;
+        key[0] |= (need & 1) << 63;
+        key[1] |= (need >> 1 & 1) << 63;
+        key[2] |= (need >> 2 & 1) << 63;
         key
     }
 }
@@ -678,7 +686,7 @@ const INF: i32 = 1 << 20;
 /// The upper bound stored for "at least need" under a need key (see `State::need_key`).
 const ANY_AMOUNT: i32 = i16::MAX as i32;
 /// Null-window searches that need at most this much more for the focus player use need keys
-/// (`State::need_key`) beside the exact ones (at most 8: three bits of the key). Measured
+/// (`State::need_key`) beside the exact ones (at most 4: two bits of code for the capped totals). Measured
 /// against none, nodes: 5 players from the 5th trick 0.75 times, 6 players from the 6th 0.22
 /// times, 4 players from the 4th 0.76 times, 3 players from the 3rd 0.92 times; a cap of 2
 /// did less, 8 as much.
@@ -791,11 +799,12 @@ impl<'a> Solver<'a> {
         if s.in_endgame() {
             return s.endgame(self.focus, self.cooperative);
         }
-        // the table's bucket is fetched from memory while the bounds are worked out
-        // whether the focus player takes at least beta more: a question about capped colour totals
+        // whether the focus player takes at least `need` more: a question about the display's
+        // capped colour totals, which has a need key beside the exact one
         let need = if !self.cooperative && alpha + 1 == beta && (1..=NEED_KEYED).contains(&beta) { beta } else { 0 };
         let key = (floor == 0).then(|| s.key(self.focus, self.cooperative));
         let need_key = (floor == 0 && need > 0).then(|| s.need_key(self.focus, need));
+        // the table's buckets are fetched from memory while the bounds are worked out
         for key in key.iter().chain(need_key.iter()) {
             self.table.prefetch(key);
         }
@@ -1056,6 +1065,12 @@ mod tests {
         assert_eq!(nine.need_key(0, 8), four_five.need_key(0, 8));
         assert_ne!(nine.key(0, false), four_five.key(0, false));
         assert_ne!(nine.need_key(0, 1), nine.key(0, false));
+        // 2Y in hand and 3Y out, or the other way round: different positions, whatever the need
+        // (a first draft coded a capped total 1 on the next card out, as player 1's hand code)
+        let other = |hand: u8| State::new(&[c(1, 1)], &[vec![c(hand, 1)], vec![c(4, 0)], vec![c(5, 0)]], 0, &[], 0).unwrap();
+        for need in 1..=NEED_KEYED {
+            assert_ne!(other(2).need_key(0, need), other(3).need_key(0, need));
+        }
     }
 
     #[test]
