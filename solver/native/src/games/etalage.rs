@@ -691,6 +691,7 @@ const ANY_AMOUNT: i32 = i16::MAX as i32;
 /// times, 4 players from the 4th 0.76 times, 3 players from the 3rd 0.92 times; a cap of 2
 /// did less, 8 as much.
 const NEED_KEYED: i32 = 4;
+const _: () = assert!(NEED_KEYED <= 4, "need keys code a capped total less one in two bits");
 /// `order` ranks by `outlook` the cards of this many last places of a trick (3 was slower).
 const ORDER_CARDS: u8 = 2;
 
