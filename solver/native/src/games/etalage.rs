@@ -38,9 +38,9 @@
 //! - A pick with one colour in the display, and a play from a hand of one card, are the only
 //!   moves there (no branching).
 //! - Move order: the table's move first; then the last two cards of a trick by what the focus
-//!   player is then sure to take in its distribution; then the maximiser's high cards and the minimisers' low
-//!   ones (measured: a third of the nodes of high cards for all), picks of large colours first
-//!   (of small ones for a helper in the cooperative search).
+//!   player is then sure to take in its distribution (`trick_floor`); then the maximiser's high
+//!   cards and the minimisers' low ones (measured: a third of the nodes of high cards for all),
+//!   picks of large colours first (of small ones for a helper in the cooperative search).
 
 use crate::search::table::table_memory;
 use crate::search::{Budget, Watch};
@@ -472,14 +472,13 @@ impl State {
     /// The value of the distribution before the last trick, by alpha-beta over its picks (in
     /// runs, increasing colours only: see `next_floor`), then the last distribution (its
     /// pickers `last_order`) from what they leave.
-    fn picks_before_last(&self, focus: u8, cooperative: bool, last_order: &[u8], mut alpha: i32, mut beta: i32, floor: usize) -> i32 {
+    fn picks_before_last(&self, focus: u8, cooperative: bool, last_order: &[u8], alpha: i32, beta: i32, floor: usize) -> i32 {
         if self.picked >= self.order_len || self.display == 0 {
             let trick = self.trick[..self.players as usize].iter().fold(0, |cards, &card| cards | 1 << card);
             return sure_pick(self.display | trick, last_order, focus, cooperative);
         }
         let mover = self.mover();
-        let maximise = cooperative || mover == focus;
-        let mut best = if maximise { -INF } else { INF };
+        let mut window = Window::new(cooperative || mover == focus, alpha, beta);
         for colour in floor..self.players as usize {
             let taken = self.display & colour_mask(colour);
             if taken == 0 {
@@ -490,19 +489,12 @@ impl State {
             s.display &= !taken;
             s.picked += 1;
             let gain = if mover == focus { colour_points(taken, colour) } else { 0 };
-            let v = gain + s.picks_before_last(focus, cooperative, last_order, alpha - gain, beta - gain, next_floor);
-            if maximise {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
+            let v = gain + s.picks_before_last(focus, cooperative, last_order, window.alpha - gain, window.beta - gain, next_floor);
+            if window.take(v) {
                 break;
             }
         }
-        best
+        window.best
     }
 }
 
@@ -683,16 +675,44 @@ pub struct Answer {
 }
 
 const INF: i32 = 1 << 20;
+
+/// A node of the small table-free alpha-beta searches (`State::picks_before_last`,
+/// `Solver::trick_floor`): the best of its children so far and its window, fail-soft.
+struct Window {
+    maximise: bool,
+    best: i32,
+    alpha: i32,
+    beta: i32,
+}
+
+impl Window {
+    fn new(maximise: bool, alpha: i32, beta: i32) -> Self {
+        Window { maximise, best: if maximise { -INF } else { INF }, alpha, beta }
+    }
+
+    /// Takes a child's value; true when the node's other children can be cut.
+    #[inline]
+    fn take(&mut self, v: i32) -> bool {
+        if self.maximise {
+            self.best = self.best.max(v);
+            self.alpha = self.alpha.max(v);
+        } else {
+            self.best = self.best.min(v);
+            self.beta = self.beta.min(v);
+        }
+        self.alpha >= self.beta
+    }
+}
 /// The upper bound stored for "at least need" under a need key (see `State::need_key`).
 const ANY_AMOUNT: i32 = i16::MAX as i32;
 /// Null-window searches that need at most this much more for the focus player use need keys
-/// (`State::need_key`) beside the exact ones (at most 4: two bits of code for the capped totals). Measured
-/// against none, nodes: 5 players from the 5th trick 0.75 times, 6 players from the 6th 0.22
+/// (`State::need_key`) beside the exact ones (at most 4: two bits of code for the capped
+/// totals). Measured against none, nodes: 5 players from the 5th trick 0.75 times, 6 players from the 6th 0.22
 /// times, 4 players from the 4th 0.76 times, 3 players from the 3rd 0.92 times; a cap of 2
 /// did less, 8 as much.
 const NEED_KEYED: i32 = 4;
 const _: () = assert!(NEED_KEYED <= 4, "need keys code a capped total less one in two bits");
-/// `order` ranks by `outlook` the cards of this many last places of a trick (3 was slower).
+/// `order` ranks by `trick_floor` the cards of this many last places of a trick (3 was slower).
 const ORDER_CARDS: u8 = 2;
 
 pub struct Solver<'a> {
@@ -718,44 +738,36 @@ impl<'a> Solver<'a> {
     /// rest of the trick played best for each side: fail-soft alpha-beta in the window `alpha`,
     /// `beta` over the cards still to be played (the display is as the distribution finds it).
     /// A lower bound on what the focus player still takes, and a move-ordering key.
-    fn trick_floor(&self, s: &State, ranked: &Ranked, trick: &mut [u8; MAX_PLAYERS], len: usize, mut alpha: i32, mut beta: i32) -> i32 {
+    fn trick_floor(&self, s: &State, ranked: &Ranked, trick: &mut [u8; MAX_PLAYERS], len: usize, alpha: i32, beta: i32) -> i32 {
         let n = s.players as usize;
         if len == n {
             return pickers_before(&trick[..n], s.leader, self.focus).map_or(0, |before| ranked.sure_pick(before, self.cooperative));
         }
         let mover = ((s.leader as usize + len) % n) as u8;
-        let maximise = self.cooperative || mover == self.focus;
-        let mut best = if maximise { -INF } else { INF };
+        let mut window = Window::new(self.cooperative || mover == self.focus, alpha, beta);
         let mut hand = s.hands[mover as usize];
         while hand != 0 {
             trick[len] = hand.trailing_zeros() as u8;
             hand &= hand - 1;
-            let v = self.trick_floor(s, ranked, trick, len + 1, alpha, beta);
-            if maximise {
-                best = best.max(v);
-                alpha = alpha.max(v);
-            } else {
-                best = best.min(v);
-                beta = beta.min(v);
-            }
-            if alpha >= beta {
+            let v = self.trick_floor(s, ranked, trick, len + 1, window.alpha, window.beta);
+            if window.take(v) {
                 break;
             }
         }
-        best
+        window.best
     }
 
     /// Orders `moves` best first for the mover: the table's move; then, against the others, the
-    /// last two cards of a trick by their `outlook` (most for the maximiser, least for the
+    /// last two cards of a trick by their `trick_floor` (most for the maximiser, least for the
     /// minimisers; measured: half the nodes with 5 players from the 6th trick, and from the 5th
     /// a third fewer again); then the maximiser's high cards and the minimisers' low ones, and
     /// large colours (the smallest first for a helper who is not the focus player).
     fn order(&self, s: &State, moves: &mut [u8], first: u8) {
         let helper = self.cooperative && s.mover() != self.focus;
         let maximise = self.maximises(s);
-        // (in the cooperative search the outlook was measured to order no better, at a cost)
+        // (in the cooperative search this was measured to order no better, at a cost)
         let late = s.trick_len + ORDER_CARDS >= s.players && !self.cooperative;
-        // (not the table's move, outlook, fallback), smallest first; a hand
+        // (not the table's move, trick floor, fallback), smallest first; a hand
         // holds at most 9 cards and the display at most 6 colours
         let mut keyed = [((false, 0, 0), 0u8); 16];
         let ranked = late.then(|| Ranked::new(s.display));
@@ -892,10 +904,11 @@ impl<'a> Solver<'a> {
             return 0;
         }
         let Some(key) = key else { return best };
+        let work = s.held().count_ones() as u8;
         if let Some(need_key) = need_key {
             // the same capped totals may stand for other cards: only the answer carries over
             let (lo, hi) = if best < need { (0, need - 1) } else { (need, ANY_AMOUNT) };
-            self.table.put(need_key, lo, hi, best_move, s.held().count_ones() as u8);
+            self.table.put(need_key, lo, hi, best_move, work);
         }
         let (lo, hi) = if best <= alpha0 {
             (lower, best)
@@ -904,7 +917,7 @@ impl<'a> Solver<'a> {
         } else {
             (best, best)
         };
-        self.table.put(key, lo, hi.max(lo), best_move, s.held().count_ones() as u8);
+        self.table.put(key, lo, hi.max(lo), best_move, work);
         best
     }
 
