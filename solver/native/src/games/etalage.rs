@@ -712,6 +712,8 @@ const ANY_AMOUNT: i32 = i16::MAX as i32;
 /// did less, 8 as much.
 const NEED_KEYED: i32 = 4;
 const _: () = assert!(NEED_KEYED <= 4, "need keys code a capped total less one in two bits");
+/// The nodes a root test may take before the other candidate has its turn (see `solve`).
+const FIRST_ALLOWANCE: u64 = 1 << 16;
 /// `order` ranks by `trick_floor` the cards of this many last places of a trick (3 was slower).
 const ORDER_CARDS: u8 = 2;
 
@@ -923,17 +925,43 @@ impl<'a> Solver<'a> {
 
     /// Bounds on what the focus player still takes from `root`, narrowed by null-window tests
     /// until they meet or the budget runs out; with the exact value, a line realising it.
+    ///
+    /// Each round has two candidate tests: the middle of the interval, and one just above the
+    /// proven lower bound, whose distance doubles each time it succeeds. A test far above the
+    /// value can cost a thousand times one below it (a full 3-player deal: 65M nodes to show a
+    /// player takes under 20, 0.1M to show they take nothing), and which side is cheap is not
+    /// known beforehand; so the two take turns with a node allowance that doubles until one
+    /// finishes (the table keeps what an unfinished test proved). Measured against halving
+    /// alone: the same time to exact values give or take a fifth, and on full deals, where
+    /// halving proved no lower bound in 60 s, lower bounds of 7 to 16.
     pub fn solve(&mut self, root: &State) -> Answer {
         let mut lower = 0;
         let mut upper = root.upper_bound(self.focus);
-        while lower < upper && !self.watch.stopped {
-            let test = (lower + upper + 1) / 2;
-            let v = self.search(root, test - 1, test, 0, 0);
-            if self.watch.stopped {
-                break;
-            }
+        let mut step = 1;
+        let mut allowance = FIRST_ALLOWANCE;
+        'narrowing: while lower < upper {
+            let middle = (lower + upper + 1) / 2;
+            let low = (lower + step).min(middle);
+            let tests: &[i32] = if low < middle { &[low, middle] } else { &[middle] };
+            let (test, v) = 'turns: loop {
+                for &test in tests {
+                    self.watch.pause_after(allowance);
+                    let v = self.search(root, test - 1, test, 0, 0);
+                    let finished = !self.watch.stopped;
+                    if !self.watch.resume() {
+                        break 'narrowing;
+                    }
+                    if finished {
+                        break 'turns (test, v);
+                    }
+                }
+                allowance = allowance.saturating_mul(2);
+            };
             if v >= test {
                 lower = v;
+                if test == low {
+                    step *= 2;
+                }
             } else {
                 upper = v;
             }

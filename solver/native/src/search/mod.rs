@@ -81,11 +81,37 @@ pub struct Watch {
     pub nodes: u64,
     pub stopped: bool,
     pub interrupted: bool,
+    /// The node count at which the search stops: the budget's limit, or a pause's.
+    stop_at: u64,
+}
+
+/// The node count at which a search on `budget` stops (none: never).
+fn node_cap(budget: &Budget) -> u64 {
+    if budget.node_limit == 0 {
+        u64::MAX
+    } else {
+        budget.node_limit
+    }
 }
 
 impl Watch {
     pub fn new(budget: Budget) -> Self {
-        Watch { budget, start: Instant::now(), nodes: 0, stopped: false, interrupted: false }
+        Watch { budget, start: Instant::now(), nodes: 0, stopped: false, interrupted: false, stop_at: node_cap(&budget) }
+    }
+
+    /// Stops the search after `nodes` more nodes (or sooner, at the budget's limits) until
+    /// `resume`: for a caller that shares its budget among several searches in turn.
+    pub fn pause_after(&mut self, nodes: u64) {
+        self.stop_at = node_cap(&self.budget).min(self.nodes.saturating_add(nodes));
+    }
+
+    /// Lifts a pause; true when the search may go on, false when the budget is spent.
+    pub fn resume(&mut self) -> bool {
+        self.stop_at = node_cap(&self.budget);
+        if self.stopped && !self.interrupted && !self.budget.spent(self.start, self.nodes) {
+            self.stopped = false;
+        }
+        !self.stopped
     }
 
     /// Counts one node; true once the search must stop.
@@ -95,7 +121,7 @@ impl Watch {
         if self.stopped {
             return true;
         }
-        if self.budget.node_limit != 0 && self.nodes >= self.budget.node_limit {
+        if self.nodes >= self.stop_at {
             self.stopped = true;
         } else if self.nodes % CLOCK_EVERY == 0 {
             if self.budget.time_limit.is_some_and(|t| self.start.elapsed() >= t) {
@@ -311,11 +337,28 @@ pub fn solve_either<G: Game>(games: &mut [G; 2], table: &mut LostTable<G::Key>, 
 
 #[cfg(test)]
 mod tests {
-    use super::luby;
+    use super::{luby, Budget, Watch};
 
     #[test]
     fn luby_sequence_starts_as_published() {
         let first: Vec<u64> = (1..=15).map(luby).collect();
         assert_eq!(first, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+
+    /// Counts nodes until the watch stops (at most `most`).
+    fn ticks_until_stopped(watch: &mut Watch, most: u64) -> u64 {
+        (1..=most).find(|_| watch.tick()).unwrap_or(most)
+    }
+
+    #[test]
+    fn a_pause_stops_the_search_and_resume_goes_on_while_the_budget_lasts() {
+        let mut watch = Watch::new(Budget { node_limit: 25, ..Budget::default() });
+        watch.pause_after(10);
+        assert_eq!(ticks_until_stopped(&mut watch, 100), 10);
+        assert!(watch.resume() && !watch.stopped);
+        // a pause reaching past the budget stops at the budget, and then resume says so
+        watch.pause_after(100);
+        assert_eq!(ticks_until_stopped(&mut watch, 100), 15);
+        assert!(!watch.resume() && watch.stopped);
     }
 }
