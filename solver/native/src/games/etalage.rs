@@ -926,8 +926,10 @@ impl<'a> Solver<'a> {
     /// Bounds on what the focus player still takes from `root`, narrowed by null-window tests
     /// until they meet or the budget runs out; with the exact value, a line realising it.
     ///
-    /// Each round has two candidate tests: the middle of the interval, and one just above the
-    /// proven lower bound, whose distance doubles each time it succeeds. A test far above the
+    /// The interval starts from what the table holds for `root`, so a search resumed with more
+    /// budget goes on where the last one stopped. Each round has two candidate tests: the middle
+    /// of the interval, and one just above the proven lower bound, whose distance doubles each
+    /// time it succeeds. A test far above the
     /// value can cost a thousand times one below it (a full 3-player deal: 65M nodes to show a
     /// player takes under 20, 0.1M to show they take nothing), and which side is cheap is not
     /// known beforehand; so the two take turns with a node allowance that doubles until one
@@ -935,8 +937,10 @@ impl<'a> Solver<'a> {
     /// alone: the same time to exact values give or take a fifth, and on full deals, where
     /// halving proved no lower bound in 60 s, lower bounds of 7 to 16.
     pub fn solve(&mut self, root: &State) -> Answer {
-        let mut lower = 0;
-        let mut upper = root.upper_bound(self.focus);
+        // what earlier searches of this position proved (an earlier pass with a smaller budget)
+        let proven = self.table.get(&root.key(self.focus, self.cooperative));
+        let mut lower = proven.map_or(0, |(lo, _, _)| lo.max(0));
+        let mut upper = proven.map_or(INF, |(_, hi, _)| hi).min(root.upper_bound(self.focus));
         let mut step = 1;
         let mut allowance = FIRST_ALLOWANCE;
         'narrowing: while lower < upper {
