@@ -943,7 +943,7 @@ impl<'a> Solver<'a> {
         let mut upper = proven.map_or(INF, |(_, hi, _)| hi).min(root.upper_bound(self.focus));
         let mut step = 1;
         let mut allowance = FIRST_ALLOWANCE;
-        'narrowing: while lower < upper {
+        'narrowing: while lower < upper && !self.watch.stopped {
             let middle = (lower + upper + 1) / 2;
             let low = (lower + step).min(middle);
             let tests: &[i32] = if low < middle { &[low, middle] } else { &[middle] };
@@ -952,11 +952,12 @@ impl<'a> Solver<'a> {
                     self.watch.pause_after(allowance);
                     let v = self.search(root, test - 1, test, 0, 0);
                     let finished = !self.watch.stopped;
-                    if !self.watch.resume() {
-                        break 'narrowing;
-                    }
+                    let budget_left = self.watch.resume();
                     if finished {
                         break 'turns (test, v);
+                    }
+                    if !budget_left {
+                        break 'narrowing;
                     }
                 }
                 allowance = allowance.saturating_mul(2);
