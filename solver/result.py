@@ -89,10 +89,16 @@ class Budget:
         out_of_time = self.time_limit is not None and self.seconds_left() == 0
         return out_of_time or (self.node_limit != 0 and self.nodes_used >= self.node_limit)
 
-    def part(self, parts: int) -> Budget:
+    def part(self, parts: int, fraction: float = 1.0) -> Budget:
         """A budget of one of `parts` equal shares of the time left, with all the nodes left;
-        add its `nodes_used` back with `spend`."""
-        return Budget(time_limit=self.share(parts), node_limit=self.nodes_left())
+        or of `fraction` of that share and of those nodes. Add its `nodes_used` back with
+        `spend`."""
+        share = self.share(parts)
+        nodes = self.nodes_left()
+        if fraction < 1.0:
+            share = None if share is None else share * fraction
+            nodes = nodes and max(1, int(nodes * fraction))
+        return Budget(time_limit=share, node_limit=nodes)
 
     def spend(self, part: Budget) -> None:
         self.nodes_used += part.nodes_used

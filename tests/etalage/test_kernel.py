@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from puzzles import etalage as e
-from solver.games.etalage.engine import GAME
+from solver.games.etalage.engine import GAME, GUARANTEES_SHARE
 from solver.result import UNKNOWN, WINNABLE, Budget
 
 engine = GAME.engine
@@ -89,6 +89,17 @@ def test_a_node_limit_leaves_proven_bounds_and_no_line():
         assert bounded["guaranteed"] <= exact["guaranteed"] <= bounded["guaranteed_bound"]
         assert bounded["cooperative_best"] <= exact["cooperative_best"] <= bounded["cooperative_bound"]
         assert bounded["result"] == "bounds" or bounded["line"]
+
+
+def test_guarantees_too_large_to_finish_leave_the_cooperative_bests_their_share():
+    deal = e.deal(7, players=3)  # a full deal: minutes to prove its guarantees
+    result = engine.solve(deal, Budget(time_limit=2.0))
+    assert result.verdict == UNKNOWN
+    guarantees = sum(player.guaranteed.seconds for player in result.players)
+    cooperative = sum(player.cooperative.seconds for player in result.players)
+    assert guarantees <= 2.0 * GUARANTEES_SHARE + 0.1 and cooperative >= 0.3  # a quarter: 0.5 s
+    for player in result.details["players"]:
+        assert player["result"] == "bounds" and player["cooperative_best"] > 0
 
 
 def test_analyse_marks_the_best_card_and_those_that_give_points_away():

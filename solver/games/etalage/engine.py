@@ -33,6 +33,8 @@ from . import picture
 
 #: Three 40-byte entries to a 128-byte bucket: 128 MiB of proven bounds.
 TABLE_ENTRIES = 3 << 20
+#: The part of a `solve` budget the guarantees may use; the cooperative bests get the rest.
+GUARANTEES_SHARE = 0.75
 GUARANTEED = Objective("guaranteed", "guaranteed_bound", minimise=False, winning=None,
                        words="guaranteed score of the player to move")
 PICK = 100
@@ -180,11 +182,16 @@ class EtalageEngine(Engine):
         return found
 
     def solve(self, position: Position, budget: Budget | None = None) -> EtalageResult:
-        """Every player's guaranteed score, then every player's cooperative best (the guarantees
-        matter most, so they get the time first), each in passes that share the time left."""
+        """Every player's guaranteed score, then every player's cooperative best, each in passes
+        that share the time left. The guarantees matter most: they get `GUARANTEES_SHARE` of the
+        budget, and the cooperative bests the rest with whatever the guarantees leave unused
+        (on a position too large to finish, a cooperative best given no time would keep its
+        static bounds, which say nothing)."""
         budget = budget or Budget()
         players = range(1, position.players + 1)
-        found = self.values(position, [(player, False) for player in players], budget)
+        guarantees = budget.part(1, GUARANTEES_SHARE)
+        found = self.values(position, [(player, False) for player in players], guarantees)
+        budget.spend(guarantees)
         found.update(self.values(position, [(player, True) for player in players], budget))
         values = tuple(
             PlayerValues(player, position.scores[player - 1], found[player, False], found[player, True],
