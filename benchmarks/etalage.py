@@ -66,6 +66,7 @@ def main() -> None:
     by_seat: list[list[int]] = [[] for _ in range(args.players)]
     helped = helped_exact = more = 0
     open_widths: list[int] = []
+    open_lowers: list[int] = []  # what the open guarantees are proven to be at least
     for seed in args.seeds:
         position = start_of_trick(rules.deal(seed, players=args.players, values=args.values), args.from_trick)
         budget, started = Budget(args.time_limit), time.perf_counter()
@@ -78,6 +79,7 @@ def main() -> None:
         nodes += sum(v.nodes for v in guaranteed)
         kernel_seconds += sum(v.seconds for v in guaranteed)
         open_widths += [v.upper - v.lower for v in guaranteed if not v.exact]
+        open_lowers += [v.lower for v in guaranteed if not v.exact]
         if all(v.exact for v in guaranteed):
             exact += 1
             for seat, value in enumerate(guaranteed):
@@ -100,7 +102,8 @@ def main() -> None:
         *seconds_rows(seconds, slowest[1]),
         ("kernel nodes/s", f"{nodes / kernel_seconds:,.0f}" if kernel_seconds else "-"),
         ("open guarantees", f"{len(open_widths)}, proven to within {statistics.mean(open_widths):.1f} points "
-                            f"on average (widest {max(open_widths)})" if open_widths else "none"),
+                            f"on average (widest {max(open_widths)}), at least {min(open_lowers)} to "
+                            f"{max(open_lowers)}" if open_widths else "none"),
         ("mean guarantee by seat", ", ".join(f"{seat}: {statistics.mean(v):.2f}" for seat, v in
                                              enumerate(by_seat, start=1) if v) or "-"),
     ]

@@ -712,8 +712,13 @@ const ANY_AMOUNT: i32 = i16::MAX as i32;
 /// did less, 8 as much.
 const NEED_KEYED: i32 = 4;
 const _: () = assert!(NEED_KEYED <= 4, "need keys code a capped total less one in two bits");
-/// The nodes a root test may take before the other candidate has its turn (see `solve`).
-const FIRST_ALLOWANCE: u64 = 1 << 16;
+/// The nodes the middle root test may take before the low one has a turn (see `solve`): some
+/// ten seconds, so that a position decided within a usual budget is searched by halving alone
+/// (turns from 65,536 nodes on took 1.1 to 1.2 times the nodes with 5 and 6 players from the
+/// 5th trick).
+const FIRST_ALLOWANCE: u64 = 1 << 24;
+/// The low root test's turn is this part of the middle one's.
+const LOW_TEST_SHARE: u64 = 4;
 /// `order` ranks by `trick_floor` the cards of this many last places of a trick (3 was slower).
 const ORDER_CARDS: u8 = 2;
 
@@ -927,15 +932,13 @@ impl<'a> Solver<'a> {
     /// until they meet or the budget runs out; with the exact value, a line realising it.
     ///
     /// The interval starts from what the table holds for `root`, so a search resumed with more
-    /// budget goes on where the last one stopped. Each round has two candidate tests: the middle
-    /// of the interval, and one just above the proven lower bound, whose distance doubles each
-    /// time it succeeds. A test far above the
-    /// value can cost a thousand times one below it (a full 3-player deal: 65M nodes to show a
-    /// player takes under 20, 0.1M to show they take nothing), and which side is cheap is not
-    /// known beforehand; so the two take turns with a node allowance that doubles until one
-    /// finishes (the table keeps what an unfinished test proved). Measured against halving
-    /// alone: the same time to exact values give or take a fifth, and on full deals, where
-    /// halving proved no lower bound in 60 s, lower bounds of 7 to 16.
+    /// budget goes on where the last one stopped. Tests halve the interval; but a test far above
+    /// the value can cost a thousand times one below it (a full 3-player deal: 65M nodes to show
+    /// that a player takes under 20, 0.1M to show that they take nothing), so once a middle test
+    /// has run `FIRST_ALLOWANCE` nodes, a test just above the proven lower bound (1, 2, 4, ...
+    /// above it while such tests succeed) takes turns with it, each turn's allowance doubling
+    /// (the table keeps what an unfinished turn proved). On full deals this proves lower bounds
+    /// of 7 to 15 in 60 s where halving alone proved none.
     pub fn solve(&mut self, root: &State) -> Answer {
         // what earlier searches of this position proved (an earlier pass with a smaller budget)
         let proven = self.table.get(&root.key(self.focus, self.cooperative));
@@ -946,10 +949,10 @@ impl<'a> Solver<'a> {
         'narrowing: while lower < upper && !self.watch.stopped {
             let middle = (lower + upper + 1) / 2;
             let low = (lower + step).min(middle);
-            let tests: &[i32] = if low < middle { &[low, middle] } else { &[middle] };
+            let tests: &[i32] = if low < middle { &[middle, low] } else { &[middle] };
             let (test, v) = 'turns: loop {
                 for &test in tests {
-                    self.watch.pause_after(allowance);
+                    self.watch.pause_after(if test == middle { allowance } else { allowance / LOW_TEST_SHARE });
                     let v = self.search(root, test - 1, test, 0, 0);
                     let finished = !self.watch.stopped;
                     let budget_left = self.watch.resume();
