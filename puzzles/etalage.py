@@ -235,7 +235,7 @@ class Position:
 
 def _check_players(players: int) -> None:
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise IllegalPositionError(f"{players} players; {TITLE} is for {MIN_PLAYERS} to {MAX_PLAYERS}")
+        raise IllegalPositionError(f"{amount(players, 'player')}; {TITLE} is for {MIN_PLAYERS} to {MAX_PLAYERS}")
 
 
 def _check_values(values: int) -> None:
@@ -360,6 +360,9 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
     parsed_hands = tuple(cards(*hands[n]) for n in range(1, len(hands) + 1))
     trick = cards(*fields["trick"]) if "trick" in fields else ()
     count = len(parsed_hands)
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise ParseError(f"{amount(count, 'hand line')}; {TITLE} is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                         f"one 'hand N:' line each")
     scores = numbers("scores", count, (0,) * count)
     leader = numbers("leader", 1, (1,))[0]
     position = Position(display, parsed_hands, scores, leader, trick, 0, top)

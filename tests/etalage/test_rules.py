@@ -182,6 +182,7 @@ def test_a_position_mid_distribution_names_who_picks_next():
     ("display: 1R 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\n", "appears twice"),
     ("display: 1R\nhand 1: 4R\nhand 3: 1Y\n", "hands numbered"),
     ("hand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\n", "no 'display:' line"),
+    ("display: 1R\nhand 1: 4R 1Y\n", "1 hand line; Etalage is for 3 to 6 players"),
     ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\nleader: 4\n", "leader 4"),
     ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\nto-pick: 1\n", "to-pick 1, but the trick holds 0"),
     ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\nplayers: 3\n", "unknown line 'players'"),
