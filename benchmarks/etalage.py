@@ -65,8 +65,7 @@ def main() -> None:
     seconds, slowest, exact, nodes, kernel_seconds = [], (0.0, None), 0, 0, 0.0
     by_seat: list[list[int]] = [[] for _ in range(args.players)]
     helped = helped_exact = more = 0
-    open_widths: list[int] = []
-    open_lowers: list[int] = []  # what the open guarantees are proven to be at least
+    open_values = []  # the guarantees left as bounds
     for seed in args.seeds:
         position = start_of_trick(rules.deal(seed, players=args.players, values=args.values), args.from_trick)
         budget, started = Budget(args.time_limit), time.perf_counter()
@@ -78,8 +77,7 @@ def main() -> None:
         slowest = max(slowest, (elapsed, seed))
         nodes += sum(v.nodes for v in guaranteed)
         kernel_seconds += sum(v.seconds for v in guaranteed)
-        open_widths += [v.upper - v.lower for v in guaranteed if not v.exact]
-        open_lowers += [v.lower for v in guaranteed if not v.exact]
+        open_values += [v for v in guaranteed if not v.exact]
         if all(v.exact for v in guaranteed):
             exact += 1
             for seat, value in enumerate(guaranteed):
@@ -94,6 +92,8 @@ def main() -> None:
                     more += best.lower > sure.lower
 
     count = len(seconds)
+    open_widths = [v.upper - v.lower for v in open_values]
+    open_lowers = [v.lower for v in open_values]
     seconds.sort()
     rows = [
         ("game", f"{rules.TITLE}, {args.players} players, values 1-{args.values}, from trick {args.from_trick}"),

@@ -354,6 +354,7 @@ impl State {
     /// left free. Each key stands for one set of capped totals (tested: a first draft that coded
     /// the total as 1..4 met a hand's code and merged two different positions).
     pub fn need_key(&self, focus: u8, need: i32) -> Key {
+        debug_assert!((1..=NEED_KEYED).contains(&need), "need {need}: the key codes 1..={NEED_KEYED}");
         self.key_with(focus, false, need)
     }
 
@@ -1110,14 +1111,17 @@ mod tests {
         let c = |v: u8, colour: u8| colour * TOP + v - 1;
         let hands = vec![vec![c(1, 0)], vec![c(2, 1)], vec![c(3, 2)]];
         let at = |display: &[u8]| State::new(display, &hands, 0, &[], 0).unwrap();
-        // red 9 or red 4 + 5: the same total; red 5 or 6: the same capped at 4, not at 6
+        // red 9 or red 4 + 5: other cards, the same capped total; red 5 or 6: the same capped
+        // at 4; red 2 or 3: the same capped at 2, not at 4 (needs stay within 1..=NEED_KEYED)
         let (nine, four_five) = (at(&[c(9, 0)]), at(&[c(4, 0), c(5, 0)]));
         let (five, six) = (at(&[c(5, 0), c(7, 1)]), at(&[c(6, 0), c(7, 1)]));
+        let (two, three) = (at(&[c(2, 0), c(7, 1)]), at(&[c(3, 0), c(7, 1)]));
         assert_eq!(five.need_key(0, 4), six.need_key(0, 4));
-        assert_ne!(five.need_key(0, 6), six.need_key(0, 6));
+        assert_eq!(two.need_key(0, 2), three.need_key(0, 2));
+        assert_ne!(two.need_key(0, 4), three.need_key(0, 4));
         assert_ne!(five.need_key(0, 4), five.need_key(0, 3));
         assert_ne!(nine.need_key(0, 4), five.need_key(0, 4)); // yellow is in one display only
-        assert_eq!(nine.need_key(0, 8), four_five.need_key(0, 8));
+        assert_eq!(nine.need_key(0, 4), four_five.need_key(0, 4));
         assert_ne!(nine.key(0, false), four_five.key(0, false));
         assert_ne!(nine.need_key(0, 1), nine.key(0, false));
         // 2Y in hand and 3Y out, or the other way round: different positions, whatever the need
