@@ -22,6 +22,7 @@ import time
 from bench_table import print_rows, seconds_rows
 from puzzles import etalage as rules
 from puzzles.etalage import Pick
+from solver import parallel
 from solver.batch.survey import seed_range, wilson
 from solver.games.etalage.engine import GAME
 from solver.result import Budget
@@ -60,7 +61,10 @@ def main() -> None:
     parser.add_argument("--from-trick", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--cooperative", action="store_true")
+    parser.add_argument("--threads", type=int, default=parallel.search_threads,
+                        help="searches at once (default: the usable cores)")
     args = parser.parse_args()
+    parallel.search_threads = args.threads
 
     seconds, slowest, exact, nodes, kernel_seconds = [], (0.0, None), 0, 0, 0.0
     by_seat: list[list[int]] = [[] for _ in range(args.players)]
@@ -97,7 +101,8 @@ def main() -> None:
     seconds.sort()
     rows = [
         ("game", f"{rules.TITLE}, {args.players} players, values 1-{args.values}, from trick {args.from_trick}"),
-        ("positions", f"seeds {args.seeds.start}-{args.seeds.stop - 1} ({count}), time limit {args.time_limit} s"),
+        ("positions", f"seeds {args.seeds.start}-{args.seeds.stop - 1} ({count}), time limit {args.time_limit} s, "
+                      f"{args.threads} search{'es' if args.threads > 1 else ''} at once"),
         ("every guarantee exact", share(exact, count)),
         *seconds_rows(seconds, slowest[1]),
         ("kernel nodes/s", f"{nodes / kernel_seconds:,.0f}" if kernel_seconds else "-"),

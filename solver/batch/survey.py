@@ -23,6 +23,7 @@ from typing import Callable, Iterable, Iterator, NamedTuple
 
 from puzzles.errors import WinnableError
 
+from .. import parallel
 from ..result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
 #: SQLite integers are signed 64-bit, so stored seeds stop at 2^63 - 1.
@@ -264,8 +265,10 @@ def solve_chunk(task: tuple) -> list[Row]:
 
 def _worker_start() -> None:
     """Pool worker set-up: Ctrl-C is the parent's to handle (it stores what it has, then stops
-    the pool). Should the parent die, a worker's next read or write on its pipes fails and it ends."""
+    the pool). Should the parent die, a worker's next read or write on its pipes fails and it ends.
+    The pool has a process per core already, so each runs its searches one at a time."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parallel.search_threads = 1
 
 
 Mapper = Callable[..., Iterator]

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from puzzles import etalage as e
+from solver import parallel
 from solver.games.etalage.engine import GAME, GUARANTEES_SHARE
 from solver.result import UNKNOWN, WINNABLE, Budget
 
@@ -91,7 +92,8 @@ def test_a_node_limit_leaves_proven_bounds_and_no_line():
         assert bounded["result"] == "bounds" or bounded["line"]
 
 
-def test_guarantees_too_large_to_finish_leave_the_cooperative_bests_their_share():
+def test_guarantees_too_large_to_finish_leave_the_cooperative_bests_their_share(monkeypatch):
+    monkeypatch.setattr(parallel, "search_threads", 1)  # seconds searched then add up to the wall time
     deal = e.deal(7, players=3)  # a full deal: minutes to prove its guarantees
     result = engine.solve(deal, Budget(time_limit=2.0))
     assert result.verdict == UNKNOWN

@@ -16,7 +16,9 @@ proven to give points away against it.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Callable
 
 from puzzles import etalage as rules
@@ -25,6 +27,7 @@ from puzzles.etalage import Pick, Play, Position
 from ..._native import EtalageKernel
 from ...contract import GameEntry, Option
 from ...engine import Engine
+from ...parallel import share, side_by_side, threads_for
 from ...result import (
     KEEPS, LOSES, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
@@ -160,14 +163,24 @@ class EtalageEngine(Engine):
     def values(self, position: Position, searches: list[tuple[int, bool]], budget: Budget) -> dict:
         """(player, cooperative) -> Value for each search, in passes: each search gets an equal
         share of the time left, then those still open share what remains, until all are exact
-        or the budget is spent (the kernel's table keeps what earlier passes proved)."""
+        or the budget is spent (the kernel's table keeps what earlier passes proved). The
+        searches of a pass run side by side, one per core (`solver.parallel`), each with its
+        round's share of the time left."""
         found: dict[tuple[int, bool], Value] = {}
         pending = list(searches)
-        while pending:
-            for index, (player, cooperative) in enumerate(pending):
-                part = budget.part(len(pending) - index)
-                value = self.value(position, player, cooperative, part)
+        threads = threads_for(budget)
+        spending = threading.Lock()
+
+        def run(index: int, count: int, player: int, cooperative: bool) -> Value:
+            part = share(budget, index, count, threads)
+            value = self.value(position, player, cooperative, part)
+            with spending:
                 budget.spend(part)
+            return value
+
+        while pending:
+            jobs = [partial(run, index, len(pending), *key) for index, key in enumerate(pending)]
+            for (player, cooperative), value in zip(pending, side_by_side(jobs, threads)):
                 earlier = found.get((player, cooperative))
                 if earlier is not None:  # what each pass proved holds: keep the tighter bounds
                     value.lower, value.upper = max(value.lower, earlier.lower), min(value.upper, earlier.upper)

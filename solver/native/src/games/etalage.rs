@@ -44,6 +44,7 @@
 
 use crate::search::table::table_memory;
 use crate::search::{Budget, Watch};
+use std::sync::{Mutex, MutexGuard};
 
 pub const MAX_PLAYERS: usize = 6;
 pub const MIN_PLAYERS: usize = 3;
@@ -595,14 +596,27 @@ struct Entry {
 const WAYS: usize = 3;
 const NO_MOVE: u8 = u8::MAX;
 
-/// Three entries on a 128-byte boundary: a probe reads two adjacent cache lines, which the
-/// processor fetches together (four 40-byte entries spanned three lines or four).
-#[derive(Clone, Copy, Default)]
+/// Three entries and their lock on a 128-byte boundary: a probe reads two adjacent cache lines,
+/// which the processor fetches together (four 40-byte entries spanned three lines or four). The
+/// lock (a word beside the 120 bytes of entries, in the same lines) lets searches in several
+/// threads share the table; uncontended, it costs one atomic operation on a line the probe
+/// reads anyway.
+#[derive(Default)]
 #[repr(align(128))]
-struct Bucket([Entry; WAYS]);
+struct Bucket(Mutex<[Entry; WAYS]>);
 
-/// A size-capped table of bounds with exact keys; 3-way buckets, a full bucket's entry that
-/// stands for the least search (fewest cards in the hands) is replaced.
+impl Bucket {
+    /// The bucket's entries, locked (no thread panics while holding the lock, so a poisoned
+    /// lock is only a formality).
+    #[inline]
+    fn entries(&self) -> MutexGuard<'_, [Entry; WAYS]> {
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// A size-capped table of bounds with exact keys, shared by searches in any number of threads;
+/// 3-way buckets, a full bucket's entry that stands for the least search (fewest cards in the
+/// hands) is replaced.
 pub struct BoundTable {
     buckets: Vec<Bucket>,
     mask: usize,
@@ -612,7 +626,7 @@ impl BoundTable {
     /// A table of about `entries` entries (a power of two of buckets, three entries each).
     pub fn new(entries: usize) -> Self {
         let size = (entries / WAYS).max(1024).next_power_of_two();
-        BoundTable { buckets: table_memory(size, Bucket::default()), mask: size - 1 }
+        BoundTable { buckets: table_memory(size, Bucket::default), mask: size - 1 }
     }
 
     pub fn bytes(&self) -> usize {
@@ -645,15 +659,14 @@ impl BoundTable {
 
     fn get(&self, key: &Key) -> Option<(i32, i32, u8)> {
         self.buckets[self.bucket(key)]
-            .0
+            .entries()
             .iter()
             .find(|e| e.used && e.key == *key)
             .map(|e| (e.lower as i32, e.upper as i32, e.best))
     }
 
-    fn put(&mut self, key: Key, lower: i32, upper: i32, best: u8, work: u8) {
-        let index = self.bucket(&key);
-        let bucket = &mut self.buckets[index].0;
+    fn put(&self, key: Key, lower: i32, upper: i32, best: u8, work: u8) {
+        let mut bucket = self.buckets[self.bucket(&key)].entries();
         let slot = bucket
             .iter()
             .position(|e| e.used && e.key == key)
@@ -728,7 +741,7 @@ const LOW_TEST_SHARE: u64 = 4;
 const ORDER_CARDS: u8 = 2;
 
 pub struct Solver<'a> {
-    table: &'a mut BoundTable,
+    table: &'a BoundTable,
     watch: Watch,
     focus: u8,
     cooperative: bool,
@@ -736,7 +749,7 @@ pub struct Solver<'a> {
 }
 
 impl<'a> Solver<'a> {
-    pub fn new(table: &'a mut BoundTable, budget: Budget, focus: u8, cooperative: bool) -> Self {
+    pub fn new(table: &'a BoundTable, budget: Budget, focus: u8, cooperative: bool) -> Self {
         Solver { table, watch: Watch::new(budget), focus, cooperative, buffers: Vec::new() }
     }
 
@@ -1053,8 +1066,8 @@ mod tests {
     }
 
     fn solve(s: &State, focus: u8, cooperative: bool) -> Answer {
-        let mut table = BoundTable::new(1 << 16);
-        Solver::new(&mut table, Budget::default(), focus, cooperative).solve(s)
+        let table = BoundTable::new(1 << 16);
+        Solver::new(&table, Budget::default(), focus, cooperative).solve(s)
     }
 
     #[test]
@@ -1130,6 +1143,11 @@ mod tests {
         for need in 1..=NEED_KEYED {
             assert_ne!(other(2).need_key(0, need), other(3).need_key(0, need));
         }
+    }
+
+    #[test]
+    fn a_bucket_and_its_lock_fill_two_cache_lines() {
+        assert_eq!(std::mem::size_of::<Bucket>(), 128);
     }
 
     #[test]

@@ -849,7 +849,7 @@ pub struct BoundTable {
 impl BoundTable {
     pub fn new(entries: usize) -> Self {
         let size = entries.max(1024).next_power_of_two();
-        BoundTable { entries: table_memory(size, Entry::default()), mask: size - 1, generation: 1 }
+        BoundTable { entries: table_memory(size, Entry::default), mask: size - 1, generation: 1 }
     }
 
     pub fn bytes(&self) -> usize {

@@ -11,8 +11,8 @@ type Answer = (i32, i32, Vec<u8>, u64, f64);
 
 /// The guaranteed-score and cooperative searches, keeping one table of proven bounds between
 /// calls (its keys are exact and name the focus player and the search kind, so any position
-/// of any deal may share it).
-#[pyclass]
+/// of any deal may share it). Searches in several Python threads may run at once and share it.
+#[pyclass(frozen)]
 struct EtalageKernel {
     table: BoundTable,
 }
@@ -38,7 +38,7 @@ impl EtalageKernel {
                         time_limit = None))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
-        &mut self,
+        &self,
         py: Python<'_>,
         display: Vec<u8>,
         hands: Vec<Vec<u8>>,
@@ -55,7 +55,7 @@ impl EtalageKernel {
             return Err(PyValueError::new_err(format!("focus player {focus} of {}", hands.len())));
         }
         let budget = super::budget(node_limit, time_limit)?;
-        let table = &mut self.table;
+        let table = &self.table;
         let answer = py.detach(|| Solver::new(table, budget, focus as u8, cooperative).solve(&root));
         if answer.interrupted {
             return Err(PyKeyboardInterrupt::new_err("search interrupted"));

@@ -12,6 +12,7 @@ use crate::games::GameKind;
 use crate::search::{rng, Budget};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The shuffled order of `0..n` for `seed` (SplitMix64, Fisher–Yates from the end).
@@ -28,9 +29,21 @@ fn deal(game: &str, seed: u64) -> PyResult<Vec<Vec<u8>>> {
     game.parse::<GameKind>().and_then(|kind| kind.deal(seed)).map_err(PyValueError::new_err)
 }
 
-/// Whether Ctrl-C (or another signal whose Python handler raises) arrived during a search.
+/// Set while Python asks every running search to stop (`stop_searches`).
+static STOP_SEARCHES: AtomicBool = AtomicBool::new(false);
+
+/// Asks every search running in any thread to stop as if interrupted (`stop` true), or lets
+/// searches run again (false). Python's signal handlers run in its main thread only, so when
+/// searches run in other threads the main thread catches Ctrl-C and stops them with this.
+#[pyfunction]
+fn stop_searches(stop: bool) {
+    STOP_SEARCHES.store(stop, Ordering::Relaxed);
+}
+
+/// Whether Ctrl-C (or another signal whose Python handler raises) arrived during a search, or
+/// Python asked every search to stop.
 fn signal_pending() -> bool {
-    Python::attach(|py| py.check_signals().is_err())
+    STOP_SEARCHES.load(Ordering::Relaxed) || Python::attach(|py| py.check_signals().is_err())
 }
 
 /// The budget of one search from Python's limits: `node_limit` 0 is no node limit, a
@@ -51,6 +64,7 @@ pub(crate) fn budget(node_limit: u64, time_limit: Option<f64>) -> PyResult<Budge
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(shuffled, m)?)?;
     m.add_function(wrap_pyfunction!(deal, m)?)?;
+    m.add_function(wrap_pyfunction!(stop_searches, m)?)?;
     kernel::register(m)?;
     the_game::register(m)?;
     sir_tommy::register(m)?;

@@ -1,0 +1,70 @@
+"""Independent searches side by side, one per core.
+
+A command that needs several searches which do not wait on each other (Etalage: one guarantee
+per player) runs them in threads: the kernels release the GIL while they search and share one
+table that is safe to share. Python handles signals in its main thread only, so Ctrl-C there
+asks every running search to stop (`stop_searches`) and is raised once they have returned.
+Node budgets must give the same answer on every machine, so a budget with a node limit runs its
+searches one at a time (`threads_for`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from typing import Callable, Sequence, TypeVar
+
+from ._native import stop_searches
+from .result import Budget
+
+T = TypeVar("T")
+
+
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+#: How many searches a command runs at once; survey workers, already one process per core,
+#: set it to 1.
+search_threads = usable_cores()
+
+
+def threads_for(budget: Budget) -> int:
+    """Searches to run at once on `budget`: one under a node limit (reproducible counts)."""
+    return 1 if budget.node_limit else search_threads
+
+
+def share(budget: Budget, index: int, jobs: int, threads: int) -> Budget:
+    """The budget of job `index` of `jobs`, run `threads` at a time in order: an equal share of
+    the time left among the rounds of jobs not yet started (with one thread, among the jobs)."""
+    return budget.part(math.ceil((jobs - index) / max(1, threads)))
+
+
+def side_by_side(jobs: Sequence[Callable[[], T]], threads: int) -> list[T]:
+    """Each job's result, in order, with at most `threads` jobs running at once, started in
+    order. If a job raises or Ctrl-C arrives, the searches still running are stopped and the
+    exception is raised once they have returned."""
+    if threads <= 1 or len(jobs) <= 1:
+        return [job() for job in jobs]
+    with ThreadPoolExecutor(min(threads, len(jobs))) as pool:
+        futures = [pool.submit(job) for job in jobs]
+        try:
+            wait(futures, return_when=FIRST_EXCEPTION)
+            for future in futures:
+                if future.done() and future.exception() is not None:
+                    future.result()  # raises it
+            return [future.result() for future in futures]
+        except BaseException:
+            stop_searches(True)
+            try:
+                for future in futures:
+                    future.cancel()
+                wait(futures)
+            finally:
+                stop_searches(False)
+            raise

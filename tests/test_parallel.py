@@ -1,0 +1,71 @@
+"""Searches side by side (`solver.parallel`): results in order, budgets shared by rounds, and a
+failing job or Ctrl-C stops the searches still running instead of waiting out their budgets."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from puzzles import etalage as e
+from solver import parallel
+from solver._native import EtalageKernel
+from solver.games.etalage.engine import GAME, EtalageEngine
+from solver.parallel import share, side_by_side, threads_for
+from solver.result import Budget
+
+engine = GAME.engine
+
+
+def long_search() -> tuple:
+    """A guarantee on a full 5-player deal: minutes of work, unless stopped."""
+    position = e.deal(3, players=5)
+    p = position
+    return engine.kernel().solve(list(p.display), [list(h) for h in p.hands], p.leader - 1, list(p.trick),
+                                 p.picked, 0, False, 0, 60.0)
+
+
+def test_results_come_back_in_the_order_of_the_jobs():
+    jobs = [lambda i=i: (time.sleep(0.05 * (3 - i)), i)[1] for i in range(4)]
+    assert side_by_side(jobs, 3) == [0, 1, 2, 3]
+
+
+def test_time_is_shared_by_rounds_of_jobs_and_nodes_keep_one_thread():
+    budget = Budget(time_limit=60.0)
+    assert share(budget, 0, 6, 2).time_limit == pytest.approx(20.0, abs=0.1)  # three rounds of two
+    assert share(budget, 5, 6, 2).time_limit == pytest.approx(60.0, abs=0.1)
+    assert share(budget, 0, 6, 1).time_limit == pytest.approx(10.0, abs=0.1)
+    assert threads_for(Budget(time_limit=60.0, node_limit=1000)) == 1
+    assert threads_for(budget) == parallel.search_threads
+
+
+def test_a_failing_job_stops_the_searches_still_running_and_later_searches_run():
+    def fail():
+        time.sleep(0.5)
+        raise ValueError("bad position")
+
+    started = time.perf_counter()
+    with pytest.raises(ValueError, match="bad position"):
+        side_by_side([long_search, fail], 2)
+    assert time.perf_counter() - started < 10
+    # the stop was lifted: a search afterwards runs to its answer
+    position = e.deal(1, players=3, values=4)
+    assert engine.value(position, 1, False, Budget(time_limit=20.0)).exact
+
+
+def test_guarantees_searched_side_by_side_equal_those_searched_one_at_a_time(monkeypatch):
+    """One kernel table shared by threads: the same exact values as searches one by one, which
+    are tested against the reference search (tests/etalage/test_kernel.py)."""
+    def values(position, threads: int) -> dict:
+        fresh = EtalageEngine()  # a table of its own, so nothing is found already proven
+        fresh._kernel = EtalageKernel(1 << 16)
+        monkeypatch.setattr(parallel, "search_threads", threads)
+        return fresh.values(position, searches, Budget(time_limit=60.0))
+
+    for seed in range(4):
+        position = e.deal(seed, players=4, values=3)
+        searches = [(player, cooperative) for player in (1, 2, 3, 4) for cooperative in (False, True)]
+        alone, together = values(position, 1), values(position, 2)
+        for search in searches:
+            assert together[search].exact and alone[search].exact
+            assert together[search].lower == alone[search].lower == e.values(position, search[0])[search[1]]
