@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor, as_completed, wait
 from typing import Callable, Sequence, TypeVar
 
 from ._native import stop_searches
@@ -45,19 +45,23 @@ def share(budget: Budget, index: int, jobs: int, threads: int) -> Budget:
     return budget.part(math.ceil((jobs - index) / max(1, threads)))
 
 
-def side_by_side(jobs: Sequence[Callable[[], T]], threads: int) -> list[T]:
+def side_by_side(jobs: Sequence[Callable[[], T]], threads: int, on_done: Callable[[], object] = lambda: None) -> list[T]:
     """Each job's result, in order, with at most `threads` jobs running at once, started in
-    order. If a job raises or Ctrl-C arrives, the searches still running are stopped and the
-    exception is raised once they have returned."""
+    order; `on_done()` runs in the calling thread as each job finishes (a progress bar). If a
+    job raises or Ctrl-C arrives, the searches still running are stopped and the exception is
+    raised once they have returned."""
     if threads <= 1 or len(jobs) <= 1:
-        return [job() for job in jobs]
+        results = []
+        for job in jobs:
+            results.append(job())
+            on_done()
+        return results
     with ThreadPoolExecutor(min(threads, len(jobs))) as pool:
         futures = [pool.submit(job) for job in jobs]
         try:
-            wait(futures, return_when=FIRST_EXCEPTION)
-            for future in futures:
-                if future.done() and future.exception() is not None:
-                    future.result()  # raises it
+            for future in as_completed(futures):
+                future.result()  # a job's exception, raised as soon as it finishes
+                on_done()
             return [future.result() for future in futures]
         except BaseException:
             stop_searches(True)

@@ -25,9 +25,15 @@ def long_search() -> tuple:
                                  p.picked, 0, False, 0, 60.0)
 
 
-def test_results_come_back_in_the_order_of_the_jobs():
-    jobs = [lambda i=i: (time.sleep(0.05 * (3 - i)), i)[1] for i in range(4)]
-    assert side_by_side(jobs, 3) == [0, 1, 2, 3]
+def test_results_come_back_in_the_order_of_the_jobs_and_each_finish_is_counted():
+    finished = []
+    jobs = [lambda i=i: (time.sleep(0.05 * (3 - i)), finished.append(i), i)[2] for i in range(4)]
+    ticks = []
+    assert side_by_side(jobs, 3, on_done=lambda: ticks.append(len(finished))) == [0, 1, 2, 3]
+    assert finished[0] == 2 and finished[-1] == 0  # the shortest sleep ends first
+    assert len(ticks) == 4 and ticks[0] < 4 and ticks[-1] == 4  # a tick as each job ends
+    ticks.clear()
+    assert side_by_side(jobs, 1, on_done=lambda: ticks.append(1)) == [0, 1, 2, 3] and len(ticks) == 4
 
 
 def test_time_is_shared_by_rounds_of_jobs_and_nodes_keep_one_thread():

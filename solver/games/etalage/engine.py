@@ -164,23 +164,12 @@ class EtalageEngine(Engine):
         """(player, cooperative) -> Value for each search, in passes: each search gets an equal
         share of the time left, then those still open share what remains, until all are exact
         or the budget is spent (the kernel's table keeps what earlier passes proved). The
-        searches of a pass run side by side, one per core (`solver.parallel`), each with its
-        round's share of the time left."""
+        searches of a pass run side by side (`side_by_side`)."""
         found: dict[tuple[int, bool], Value] = {}
         pending = list(searches)
-        threads = threads_for(budget)
-        spending = threading.Lock()
-
-        def run(index: int, count: int, player: int, cooperative: bool) -> Value:
-            part = share(budget, index, count, threads)
-            value = self.value(position, player, cooperative, part)
-            with spending:
-                budget.spend(part)
-            return value
-
         while pending:
-            jobs = [partial(run, index, len(pending), *key) for index, key in enumerate(pending)]
-            for (player, cooperative), value in zip(pending, side_by_side(jobs, threads)):
+            values = self.side_by_side(budget, [(position, player, cooperative) for player, cooperative in pending])
+            for (player, cooperative), value in zip(pending, values):
                 earlier = found.get((player, cooperative))
                 if earlier is not None:  # what each pass proved holds: keep the tighter bounds
                     value.lower, value.upper = max(value.lower, earlier.lower), min(value.upper, earlier.upper)
@@ -193,6 +182,26 @@ class EtalageEngine(Engine):
             if budget.exhausted():
                 break
         return found
+
+    def side_by_side(self, budget: Budget, searches: list[tuple[Position, int, bool]],
+                     progress: Callable = iter) -> list[Value]:
+        """The value of each search (position, player, cooperative), the searches side by side,
+        one per usable core (`solver.parallel`), each with an equal share of the time left among
+        the rounds still to start; `progress` wraps the searches and steps as each finishes."""
+        threads, spending = threads_for(budget), threading.Lock()
+        ticks = iter(progress(searches))
+
+        def run(index: int, position: Position, player: int, cooperative: bool) -> Value:
+            part = share(budget, index, len(searches), threads)
+            value = self.value(position, player, cooperative, part)
+            with spending:
+                budget.spend(part)
+            return value
+
+        jobs = [partial(run, index, *search) for index, search in enumerate(searches)]
+        values = side_by_side(jobs, threads, on_done=lambda: next(ticks, None))
+        next(ticks, None)  # past the end: a progress bar closes
+        return values
 
     def solve(self, position: Position, budget: Budget | None = None) -> EtalageResult:
         """Every player's guaranteed score, then every player's cooperative best, each in passes
@@ -234,11 +243,8 @@ class EtalageEngine(Engine):
             return self.analyse_record(position, budget, progress)
         mover = position.to_move
         moves = position.legal_moves()
-        found = {}
-        for index, move in enumerate(progress(moves)):
-            part = budget.part(len(moves) - index)
-            found[move] = self.value(position.apply(move), mover, False, part)
-            budget.spend(part)
+        values = self.side_by_side(budget, [(position.apply(move), mover, False) for move in moves], progress)
+        found = dict(zip(moves, values))
         best_lower = max((v.lower for v in found.values()), default=0)
         verdicts = []
         for move in moves:
@@ -264,22 +270,21 @@ class EtalageEngine(Engine):
         it. A move `loses` when it is proven to give points away against the mover's guarantee,
         and `keeps winnable` when it is proven to keep it. Forced moves keep it without a search."""
         start, moves = position.record
-        searches = 2 * len(moves)
-        verdicts, total, pos = [], Stats(method="alpha-beta"), start
-        for move in progress(moves):
-            mover, after = pos.to_move, pos.apply(move)
-            event = rules.events(pos, [move])[0]
-            if len(pos.legal_moves()) == 1:
+        positions = [start]
+        for move in moves:
+            positions.append(positions[-1].apply(move))
+        # the mover's guarantee before and after each move that is not forced, all side by side
+        chosen = [i for i, pos in enumerate(positions[:-1]) if len(pos.legal_moves()) > 1]
+        searches = [(positions[i + after], positions[i].to_move, False) for i in chosen for after in (0, 1)]
+        values = iter(self.side_by_side(budget, searches, progress))
+        found = {i: (next(values), next(values)) for i in chosen}
+        verdicts, total = [], Stats(method="alpha-beta")
+        for i, (pos, move) in enumerate(zip(positions, moves)):
+            mover, event = pos.to_move, rules.events(pos, [move])[0]
+            if i not in found:
                 verdicts.append(MoveValue(event, KEEPS, "forced"))
-                pos, searches = after, searches - 2
                 continue
-            found = []
-            for state in (pos, after):
-                part = budget.part(searches)
-                found.append(self.value(state, mover, False, part))
-                budget.spend(part)
-                searches -= 1
-            before, kept = found
+            before, kept = found[i]
             total.nodes += before.nodes + kept.nodes
             total.seconds += before.seconds + kept.seconds
             if kept.upper < before.lower:
@@ -291,7 +296,6 @@ class EtalageEngine(Engine):
             else:
                 label, reason = UNKNOWN, None
             verdicts.append(MoveValue(event, label, reason, kept.lower, kept.upper, label == KEEPS))
-            pos = after
         decided = all(v.verdict != UNKNOWN for v in verdicts)
         return AnalyseResult(self.name, WINNABLE if decided else UNKNOWN, verdicts, total, GUARANTEED)
 
