@@ -13,6 +13,7 @@ from solver._native import EtalageKernel
 from solver.games.etalage.engine import GAME, EtalageEngine
 from solver.parallel import share, side_by_side, threads_for
 from solver.result import Budget
+from tests.interrupts import seconds_until_interrupted
 
 engine = GAME.engine
 
@@ -59,19 +60,31 @@ def test_a_failing_job_stops_the_searches_still_running_and_later_searches_run()
     assert engine.value(position, 1, False, Budget(time_limit=20.0)).exact
 
 
-def test_guarantees_searched_side_by_side_equal_those_searched_one_at_a_time(monkeypatch):
-    """One kernel table shared by threads: the same exact values as searches one by one, which
-    are tested against the reference search (tests/etalage/test_kernel.py)."""
+def test_guarantees_searched_side_by_side_or_helped_equal_those_searched_one_at_a_time(monkeypatch):
+    """One kernel table shared by threads, searching different positions or helping one: the
+    same exact values as searches one by one and as the reference search."""
+    def fresh() -> EtalageEngine:
+        """An engine with a table of its own, so nothing is found already proven."""
+        engine = EtalageEngine()
+        engine._kernel = EtalageKernel(1 << 16)
+        return engine
+
     def values(position, threads: int) -> dict:
-        fresh = EtalageEngine()  # a table of its own, so nothing is found already proven
-        fresh._kernel = EtalageKernel(1 << 16)
         monkeypatch.setattr(parallel, "search_threads", threads)
-        return fresh.values(position, searches, Budget(time_limit=60.0))
+        return fresh().values(position, searches, Budget(time_limit=60.0))
 
     for seed in range(4):
         position = e.deal(seed, players=4, values=3)
         searches = [(player, cooperative) for player in (1, 2, 3, 4) for cooperative in (False, True)]
-        alone, together = values(position, 1), values(position, 2)
+        alone, together, helping = values(position, 1), values(position, 2), fresh()
         for search in searches:
-            assert together[search].exact and alone[search].exact
-            assert together[search].lower == alone[search].lower == e.values(position, search[0])[search[1]]
+            helped = helping.value(position, *search, Budget(time_limit=60.0), helpers=1)
+            assert together[search].exact and alone[search].exact and helped.exact
+            assert together[search].lower == alone[search].lower == helped.lower == \
+                e.values(position, search[0])[search[1]]
+
+
+def test_ctrl_c_stops_a_search_and_its_helpers_at_once():
+    setup = "from puzzles import etalage as e; from solver._native import EtalageKernel; p = e.deal(3, players=5)"
+    call = "EtalageKernel(1 << 16).solve(list(p.display), [list(h) for h in p.hands], 0, [], 0, 0, False, 0, 60.0, 1)"
+    assert seconds_until_interrupted(setup, call) < 10

@@ -136,16 +136,17 @@ class EtalageEngine(Engine):
     def turns(self, start: Position, moves: list) -> list:
         return rules.events(start, moves)
 
-    def value(self, position: Position, player: int, cooperative: bool, budget: Budget) -> Value:
+    def value(self, position: Position, player: int, cooperative: bool, budget: Budget, helpers: int = 0) -> Value:
         """`player`'s guaranteed score (or cooperative best) from the position, as proven bounds
-        on the final score; when exact, a line realising it, replayed by the reference rules."""
+        on the final score; when exact, a line realising it, replayed by the reference rules.
+        `helpers` more threads search the same position with it (the kernel's `helpers`)."""
         score = position.scores[player - 1]
         if position.is_over():
             return Value(score, score)
         p = position
         lower, upper, line, nodes, seconds = self.kernel().solve(
             list(p.display), [list(h) for h in p.hands], p.leader - 1, list(p.trick), p.picked, player - 1,
-            cooperative, budget.nodes_left(), budget.seconds_left(),
+            cooperative, budget.nodes_left(), budget.seconds_left(), helpers,
         )
         budget.nodes_used += nodes
         moves = [Pick(code - PICK) if code >= PICK else Play(code) for code in line]
@@ -187,13 +188,15 @@ class EtalageEngine(Engine):
                      progress: Callable = iter) -> list[Value]:
         """The value of each search (position, player, cooperative), the searches side by side,
         one per usable core (`solver.parallel`), each with an equal share of the time left among
-        the rounds still to start; `progress` wraps the searches and steps as each finishes."""
+        the rounds still to start; `progress` wraps the searches and steps as each finishes.
+        With fewer searches than cores, each search is helped by threads of its own."""
         threads, spending = threads_for(budget), threading.Lock()
+        helpers = max(0, threads // max(1, len(searches)) - 1)
         ticks = iter(progress(searches))
 
         def run(index: int, position: Position, player: int, cooperative: bool) -> Value:
             part = share(budget, index, len(searches), threads)
-            value = self.value(position, player, cooperative, part)
+            value = self.value(position, player, cooperative, part, helpers)
             with spending:
                 budget.spend(part)
             return value

@@ -44,6 +44,7 @@
 
 use crate::search::table::table_memory;
 use crate::search::{Budget, Watch};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 pub const MAX_PLAYERS: usize = 6;
@@ -746,11 +747,14 @@ pub struct Solver<'a> {
     focus: u8,
     cooperative: bool,
     buffers: Vec<Vec<u8>>,
+    /// A helper of another search of the same root (`solve_together`): it searches each node's
+    /// moves after the first in reverse order, and stops when `done` is set.
+    done: Option<&'a AtomicBool>,
 }
 
 impl<'a> Solver<'a> {
     pub fn new(table: &'a BoundTable, budget: Budget, focus: u8, cooperative: bool) -> Self {
-        Solver { table, watch: Watch::new(budget), focus, cooperative, buffers: Vec::new() }
+        Solver { table, watch: Watch::new(budget), focus, cooperative, buffers: Vec::new(), done: None }
     }
 
     #[inline]
@@ -819,6 +823,9 @@ impl<'a> Solver<'a> {
         for (mv, &(_, ordered)) in moves.iter_mut().zip(keyed.iter()) {
             *mv = ordered;
         }
+        if self.done.is_some() && moves.len() > 2 {
+            moves[1..].reverse();
+        }
     }
 
     /// Fail-soft alpha-beta: what the focus player still takes from `s`, exact when strictly
@@ -832,6 +839,11 @@ impl<'a> Solver<'a> {
             return 0;
         }
         if self.watch.tick() {
+            return 0;
+        }
+        if self.done.is_some_and(|done| done.load(Ordering::Relaxed)) {
+            // as if interrupted: a helper's pauses (see `solve`) must not resume
+            (self.watch.stopped, self.watch.interrupted) = (true, true);
             return 0;
         }
         if s.in_endgame() {
@@ -1051,6 +1063,31 @@ impl<'a> Solver<'a> {
     }
 }
 
+/// `solve` with `helpers` more threads searching the same root on the same table, each in
+/// another order (see `Solver::done`): the table carries what any of them proves to the others,
+/// and the first search's answer is the one reported (its nodes count every thread's).
+pub fn solve_together(table: &BoundTable, budget: Budget, focus: u8, cooperative: bool, root: &State, helpers: usize) -> Answer {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..helpers)
+            .map(|_| {
+                let done = &done;
+                scope.spawn(move || {
+                    let mut helper = Solver::new(table, budget, focus, cooperative);
+                    helper.done = Some(done);
+                    helper.solve(root).nodes
+                })
+            })
+            .collect();
+        let mut answer = Solver::new(table, budget, focus, cooperative).solve(root);
+        done.store(true, Ordering::Relaxed);
+        for thread in threads {
+            answer.nodes += thread.join().unwrap_or(0);
+        }
+        answer
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1142,6 +1179,26 @@ mod tests {
         let other = |hand: u8| State::new(&[c(1, 1)], &[vec![c(hand, 1)], vec![c(4, 0)], vec![c(5, 0)]], 0, &[], 0).unwrap();
         for need in 1..=NEED_KEYED {
             assert_ne!(other(2).need_key(0, need), other(3).need_key(0, need));
+        }
+    }
+
+    #[test]
+    fn helpers_leave_every_value_and_line_as_one_thread_finds_them() {
+        for seed in 0..4 {
+            let (display, hands) = deal(seed, 3 + seed as usize % 2, 4);
+            let root = State::new(&display, &hands, 0, &[], 0).unwrap();
+            for focus in 0..root.players {
+                for cooperative in [false, true] {
+                    let alone = solve(&root, focus, cooperative);
+                    for helpers in [1, 3] {
+                        let table = BoundTable::new(1 << 16);
+                        let together = solve_together(&table, Budget::default(), focus, cooperative, &root, helpers);
+                        assert_eq!((together.lower, together.upper), (alone.lower, alone.upper));
+                        assert_eq!(together.lower, together.upper);
+                        assert!(!together.line.is_empty() && !together.interrupted);
+                    }
+                }
+            }
         }
     }
 

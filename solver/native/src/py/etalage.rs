@@ -1,6 +1,6 @@
 //! Etalage's kernel as seen from Python: `EtalageKernel(table_entries).solve(...)`.
 
-use crate::games::etalage::{BoundTable, Solver, State};
+use crate::games::etalage::{solve_together, BoundTable, Solver, State};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
@@ -8,6 +8,9 @@ use pyo3::prelude::*;
 /// player still takes, and when they meet a line realising it (card ids for plays, 100 + colour
 /// for picks).
 type Answer = (i32, i32, Vec<u8>, u64, f64);
+
+/// More helper threads than any machine here has cores would only share them.
+const MAX_HELPERS: usize = 255;
 
 /// The guaranteed-score and cooperative searches, keeping one table of proven bounds between
 /// calls (its keys are exact and name the focus player and the search kind, so any position
@@ -34,8 +37,10 @@ impl EtalageKernel {
     /// What `focus` (0-based) still takes from a position: the display and hands as card ids,
     /// the leader (0-based), the trick's cards from the leader on, the picks made in its
     /// distribution; against every other player (`cooperative` false) or helped by all.
+    /// With `helpers` (at most `MAX_HELPERS`), that many more threads search the same root on
+    /// the same table in other orders (`solve_together`).
     #[pyo3(signature = (display, hands, leader, trick, picked, focus, cooperative = false, node_limit = 0,
-                        time_limit = None))]
+                        time_limit = None, helpers = 0))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &self,
@@ -49,6 +54,7 @@ impl EtalageKernel {
         cooperative: bool,
         node_limit: u64,
         time_limit: Option<f64>,
+        helpers: usize,
     ) -> PyResult<Answer> {
         let root = State::new(&display, &hands, leader, &trick, picked).map_err(PyValueError::new_err)?;
         if focus >= hands.len() {
@@ -56,7 +62,10 @@ impl EtalageKernel {
         }
         let budget = super::budget(node_limit, time_limit)?;
         let table = &self.table;
-        let answer = py.detach(|| Solver::new(table, budget, focus as u8, cooperative).solve(&root));
+        let answer = py.detach(|| match helpers.min(MAX_HELPERS) {
+            0 => Solver::new(table, budget, focus as u8, cooperative).solve(&root),
+            helpers => solve_together(table, budget, focus as u8, cooperative, &root, helpers),
+        });
         if answer.interrupted {
             return Err(PyKeyboardInterrupt::new_err("search interrupted"));
         }
