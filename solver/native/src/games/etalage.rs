@@ -747,8 +747,10 @@ pub struct Solver<'a> {
     focus: u8,
     cooperative: bool,
     buffers: Vec<Vec<u8>>,
-    /// A helper of another search of the same root (`solve_together`): it searches each node's
-    /// moves after the first in reverse order, and stops when `done` is set.
+    /// A helper of another search of the same root (`solve_together`): it searches the moves
+    /// of the others (the minimisers) after the first in reverse order, and stops when `done`
+    /// is set. (Reversing every node's moves took 1.1 to 1.3 times the nodes: the maximiser's
+    /// first moves mostly cut.)
     done: Option<&'a AtomicBool>,
 }
 
@@ -823,7 +825,7 @@ impl<'a> Solver<'a> {
         for (mv, &(_, ordered)) in moves.iter_mut().zip(keyed.iter()) {
             *mv = ordered;
         }
-        if self.done.is_some() && moves.len() > 2 {
+        if self.done.is_some() && !maximise && moves.len() > 2 {
             moves[1..].reverse();
         }
     }
