@@ -11,7 +11,9 @@
 //! still takes, so scores so far are not part of a position. Bounds on that value are kept in
 //! a size-capped table on exact keys (every card's place, the leader, the picks made, the focus
 //! player and the search kind); the root value is found by null-window tests that halve the
-//! interval between proven bounds, so a budget that runs out still leaves proven bounds.
+//! interval between proven bounds, so a budget that runs out still leaves proven bounds. The
+//! table may be shared by searches in several threads, and spare cores can help one search
+//! (`solve_together`).
 //!
 //! Pruning, each safe:
 //! - A static upper bound: the focus player takes at most one colour per distribution still
@@ -1069,6 +1071,13 @@ impl<'a> Solver<'a> {
 /// another order (see `Solver::done`): the table carries what any of them proves to the others,
 /// and the first search's answer is the one reported (its nodes count every thread's).
 pub fn solve_together(table: &BoundTable, budget: Budget, focus: u8, cooperative: bool, root: &State, helpers: usize) -> Answer {
+    /// Sets the flag when dropped: the helpers stop even if the first search panics.
+    struct Stop<'a>(&'a AtomicBool);
+    impl Drop for Stop<'_> {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
     let done = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let threads: Vec<_> = (0..helpers)
@@ -1081,10 +1090,12 @@ pub fn solve_together(table: &BoundTable, budget: Budget, focus: u8, cooperative
                 })
             })
             .collect();
+        let stop = Stop(&done);
         let mut answer = Solver::new(table, budget, focus, cooperative).solve(root);
-        done.store(true, Ordering::Relaxed);
+        drop(stop);
         for thread in threads {
-            answer.nodes += thread.join().unwrap_or(0);
+            // a helper's panic is a bug: it reaches the caller as the first search's would
+            answer.nodes += thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         }
         answer
     })

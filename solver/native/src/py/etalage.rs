@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 /// for picks).
 type Answer = (i32, i32, Vec<u8>, u64, f64);
 
-/// More helper threads than any machine here has cores would only share them.
+/// A cap on helper threads, so that an absurd count cannot exhaust the threads a process may have.
 const MAX_HELPERS: usize = 255;
 
 /// The guaranteed-score and cooperative searches, keeping one table of proven bounds between
