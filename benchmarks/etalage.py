@@ -62,8 +62,10 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--cooperative", action="store_true")
     parser.add_argument("--threads", type=int, default=parallel.search_threads,
-                        help="searches at once (default: the usable cores)")
+                        help="search threads: searches side by side, spare ones helping (default: the usable cores)")
     args = parser.parse_args()
+    if args.threads < 1:
+        parser.error(f"--threads {args.threads}: at least 1")
     parallel.search_threads = args.threads
 
     seconds, slowest, exact, nodes, kernel_seconds = [], (0.0, None), 0, 0, 0.0
@@ -102,7 +104,7 @@ def main() -> None:
     rows = [
         ("game", f"{rules.TITLE}, {args.players} players, values 1-{args.values}, from trick {args.from_trick}"),
         ("positions", f"seeds {args.seeds.start}-{args.seeds.stop - 1} ({count}), time limit {args.time_limit} s, "
-                      f"{args.threads} search{'es' if args.threads > 1 else ''} at once"),
+                      f"{args.threads} thread{'s' if args.threads > 1 else ''}"),
         ("every guarantee exact", share(exact, count)),
         *seconds_rows(seconds, slowest[1]),
         ("kernel nodes/s", f"{nodes / kernel_seconds:,.0f}" if kernel_seconds else "-"),
