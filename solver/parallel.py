@@ -29,8 +29,8 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-#: How many searches a command runs at once; survey workers, already one process per core,
-#: set it to 1.
+#: The threads a command's searches may use, side by side or helping one another (a helper
+#: searches the same position); survey workers, already one process per core, set it to 1.
 search_threads = usable_cores()
 
 
