@@ -193,6 +193,7 @@ class EtalageEngine(Engine):
         threads, spending = threads_for(budget), threading.Lock()
         helpers = max(0, threads // max(1, len(searches)) - 1)
         ticks = iter(progress(searches))
+        self.kernel()  # made here, before the threads, so that they all share one table
 
         def run(index: int, position: Position, player: int, cooperative: bool) -> Value:
             part = share(budget, index, len(searches), threads)
