@@ -18,12 +18,9 @@ from tests.interrupts import seconds_until_interrupted
 engine = GAME.engine
 
 
-def long_search() -> tuple:
+def long_search():
     """A guarantee on a full 5-player deal: minutes of work, unless stopped."""
-    position = e.deal(3, players=5)
-    p = position
-    return engine.kernel().solve(list(p.display), [list(h) for h in p.hands], p.leader - 1, list(p.trick),
-                                 p.picked, 0, False, 0, 60.0)
+    return engine.value(e.deal(3, players=5), 1, False, Budget(time_limit=60.0))
 
 
 def test_results_come_back_in_the_order_of_the_jobs_and_each_finish_is_counted():

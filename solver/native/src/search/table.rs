@@ -19,8 +19,8 @@ const INITIAL_SLOTS: usize = 1 << 15;
 /// Fibonacci hashing's multiplier: spreads compact keys over the table.
 const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
 
-/// Memory for a table of `len` slots, each made by `fill`. Where the system has transparent huge pages
-/// on request (Linux's `madvise` setting), the allocation asks for them before it is first
+/// Memory for a table of `len` slots, each made by `fill`. Where the system has transparent huge
+/// pages on request (Linux's `madvise` setting), the allocation asks for them before it is first
 /// written: a table probe is one random memory access, and with 2 MiB pages it no longer also
 /// misses the TLB (measured: Etalage's search 1.36 times as fast).
 pub fn table_memory<T>(len: usize, fill: impl FnMut() -> T) -> Vec<T> {
