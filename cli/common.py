@@ -16,6 +16,7 @@ import click
 
 from puzzles.errors import WinnableError
 from solver.contract import GameEntry, Option
+from solver.parallel import usable_cores
 from solver.registry import GAMES
 from solver.registry import game as lookup
 
@@ -188,7 +189,7 @@ def budget_options(command):
 
 def jobs_option(command):
     return click.option(
-        "--jobs", type=click.IntRange(1, MAX_JOBS), default=os.cpu_count() or 1, show_default="number of CPUs",
+        "--jobs", type=click.IntRange(1, MAX_JOBS), default=usable_cores(), show_default="the usable cores",
         help=f"Worker processes, 1 to {MAX_JOBS}.",
     )(command)
 

@@ -3,6 +3,9 @@ failing job or Ctrl-C stops the searches still running instead of waiting out th
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 
 import pytest
@@ -41,6 +44,20 @@ def test_time_is_shared_by_rounds_of_jobs_and_nodes_keep_one_thread():
     assert share(budget, 0, 6, 1).time_limit == pytest.approx(10.0, abs=0.1)
     assert threads_for(Budget(time_limit=60.0, node_limit=1000)) == 1
     assert threads_for(budget) == parallel.search_threads
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="affinity is Linux's")
+def test_the_usable_cores_follow_the_processs_affinity_and_set_the_worker_default(monkeypatch):
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {2, 5}, raising=False)
+    assert parallel.usable_cores() == 2
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: set(), raising=False)
+    assert parallel.usable_cores() == 1
+    # a process held to one core defaults to one worker, whatever the machine has
+    script = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); from cli.main import main; "
+              "print([p.default for c in ('survey', 'generate') for p in main.get_command(None, c).params "
+              "if p.name == 'jobs'])")
+    shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "[1, 1]"
 
 
 def test_a_failing_job_stops_the_searches_still_running_and_later_searches_run():
