@@ -47,7 +47,7 @@
 use crate::search::table::table_memory;
 use crate::search::{Budget, Watch};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 pub const MAX_PLAYERS: usize = 6;
 pub const MIN_PLAYERS: usize = 3;
@@ -749,16 +749,16 @@ pub struct Solver<'a> {
     focus: u8,
     cooperative: bool,
     buffers: Vec<Vec<u8>>,
-    /// A helper of another search of the same root (`solve_together`): it searches the moves
-    /// of the others (the minimisers) after the first in reverse order, and stops when `done`
-    /// is set. (Reversing every node's moves took 1.1 to 1.3 times the nodes: the maximiser's
-    /// first moves mostly cut.)
-    done: Option<&'a AtomicBool>,
+    /// Set in a helper of another search of the same root (`solve_together`): it searches the
+    /// moves of the others (the minimisers) after the first in reverse order, and its watch
+    /// stops it when that search ends. (Reversing every node's moves took 1.1 to 1.3 times the
+    /// nodes: the maximiser's first moves mostly cut.)
+    reverse_others: bool,
 }
 
 impl<'a> Solver<'a> {
     pub fn new(table: &'a BoundTable, budget: Budget, focus: u8, cooperative: bool) -> Self {
-        Solver { table, watch: Watch::new(budget), focus, cooperative, buffers: Vec::new(), done: None }
+        Solver { table, watch: Watch::new(budget), focus, cooperative, buffers: Vec::new(), reverse_others: false }
     }
 
     #[inline]
@@ -827,7 +827,7 @@ impl<'a> Solver<'a> {
         for (mv, &(_, ordered)) in moves.iter_mut().zip(keyed.iter()) {
             *mv = ordered;
         }
-        if self.done.is_some() && !maximise && moves.len() > 2 {
+        if self.reverse_others && !maximise && moves.len() > 2 {
             moves[1..].reverse();
         }
     }
@@ -843,11 +843,6 @@ impl<'a> Solver<'a> {
             return 0;
         }
         if self.watch.tick() {
-            return 0;
-        }
-        if self.done.is_some_and(|done| done.load(Ordering::Relaxed)) {
-            // as if interrupted: a helper's pauses (see `solve`) must not resume
-            (self.watch.stopped, self.watch.interrupted) = (true, true);
             return 0;
         }
         if s.in_endgame() {
@@ -1068,8 +1063,9 @@ impl<'a> Solver<'a> {
 }
 
 /// `solve` with `helpers` more threads searching the same root on the same table, each in
-/// another order (see `Solver::done`): the table carries what any of them proves to the others,
-/// and the first search's answer is the one reported (its nodes count every thread's).
+/// another order (see `Solver::reverse_others`): the table carries what any of them proves to
+/// the others, and the first search's answer is the one reported (its nodes count every
+/// thread's).
 pub fn solve_together(table: &BoundTable, budget: Budget, focus: u8, cooperative: bool, root: &State, helpers: usize) -> Answer {
     /// Sets the flag when dropped: the helpers stop even if the first search panics.
     struct Stop<'a>(&'a AtomicBool);
@@ -1078,16 +1074,12 @@ pub fn solve_together(table: &BoundTable, budget: Budget, focus: u8, cooperative
             self.0.store(true, Ordering::Relaxed);
         }
     }
-    let done = AtomicBool::new(false);
+    let done = Arc::new(AtomicBool::new(false));
     std::thread::scope(|scope| {
         let threads: Vec<_> = (0..helpers)
             .map(|_| {
-                let done = &done;
-                scope.spawn(move || {
-                    let mut helper = Solver::new(table, budget, focus, cooperative);
-                    helper.done = Some(done);
-                    helper.solve(root).nodes
-                })
+                let watch = Watch::stopped_by(budget, Arc::clone(&done));
+                scope.spawn(move || Solver { watch, reverse_others: true, ..Solver::new(table, budget, focus, cooperative) }.solve(root).nodes)
             })
             .collect();
         let stop = Stop(&done);

@@ -10,6 +10,8 @@ pub mod tableau;
 
 use rng::SplitMix64;
 use table::{LostTable, TableKey};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// A single-agent game position that the search can walk forwards and back.
@@ -73,8 +75,8 @@ impl Budget {
 }
 
 /// A budget as a search spends it, for searches with their own loop (Etalage's alpha-beta):
-/// counts nodes, asks the clock and `Budget::interrupted` every `CLOCK_EVERY` nodes, and
-/// remembers that it stopped and whether an interruption was why.
+/// counts nodes, asks the clock, `Budget::interrupted` and the stop flag every `CLOCK_EVERY`
+/// nodes, and remembers that it stopped and whether an interruption was why.
 pub struct Watch {
     budget: Budget,
     start: Instant,
@@ -83,6 +85,8 @@ pub struct Watch {
     pub interrupted: bool,
     /// The node count at which the search stops: the budget's limit, or a pause's.
     stop_at: u64,
+    /// Set by another thread to stop this search as if interrupted (see `stopped_by`).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// The node count at which a search on `budget` stops (none: never).
@@ -96,7 +100,13 @@ fn node_cap(budget: &Budget) -> u64 {
 
 impl Watch {
     pub fn new(budget: Budget) -> Self {
-        Watch { budget, start: Instant::now(), nodes: 0, stopped: false, interrupted: false, stop_at: node_cap(&budget) }
+        Watch { budget, start: Instant::now(), nodes: 0, stopped: false, interrupted: false, stop_at: node_cap(&budget), stop: None }
+    }
+
+    /// A watch that also stops, as if interrupted (so `resume` does not go on), once `flag` is
+    /// set: for a search that helps another and ends with it.
+    pub fn stopped_by(budget: Budget, flag: Arc<AtomicBool>) -> Self {
+        Watch { stop: Some(flag), ..Watch::new(budget) }
     }
 
     /// Stops the search after `nodes` more nodes (or sooner, at the budget's limits) until
@@ -127,7 +137,8 @@ impl Watch {
             if self.budget.time_limit.is_some_and(|t| self.start.elapsed() >= t) {
                 self.stopped = true;
             }
-            if self.budget.interrupted.is_some_and(|interrupted| interrupted()) {
+            let flagged = self.stop.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed));
+            if flagged || self.budget.interrupted.is_some_and(|interrupted| interrupted()) {
                 self.stopped = true;
                 self.interrupted = true;
             }
