@@ -1079,7 +1079,10 @@ pub fn solve_together(table: &BoundTable, budget: Budget, focus: u8, cooperative
         let threads: Vec<_> = (0..helpers)
             .map(|_| {
                 let watch = Watch::stopped_by(budget, Arc::clone(&done));
-                scope.spawn(move || Solver { watch, reverse_others: true, ..Solver::new(table, budget, focus, cooperative) }.solve(root).nodes)
+                scope.spawn(move || {
+                    let mut helper = Solver { watch, reverse_others: true, ..Solver::new(table, budget, focus, cooperative) };
+                    helper.solve(root).nodes
+                })
             })
             .collect();
         let stop = Stop(&done);
