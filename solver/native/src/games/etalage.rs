@@ -102,6 +102,22 @@ fn lowest_value(cards: u64) -> i32 {
         .unwrap_or(0)
 }
 
+/// Each set of five cards spread to one bit per card at the foot of its four bits of a key word
+/// (bit i to bit 4i).
+const NIBBLES: [u64; 32] = {
+    let mut table = [0u64; 32];
+    let mut set = 0;
+    while set < 32 {
+        let mut bit = 0;
+        while bit < 5 {
+            table[set] |= ((set >> bit) as u64 & 1) << (4 * bit);
+            bit += 1;
+        }
+        set += 1;
+    }
+    table
+};
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
     pub players: u8,
@@ -364,11 +380,13 @@ impl State {
 
     fn key_with(&self, focus: u8, cooperative: bool, need: i32) -> Key {
         let mut key = [0u64; 4];
-        let mut put = |mut cards: u64, code: u64| {
-            while cards != 0 {
-                let card = cards.trailing_zeros() as usize;
-                cards &= cards - 1;
-                key[card / 15] |= code << (4 * (card % 15));
+        let mut put = |cards: u64, code: u64| {
+            for (word, slot) in key.iter_mut().enumerate() {
+                let part = cards >> (15 * word) & 0x7FFF;
+                if part != 0 {
+                    // one bit at the foot of each card's four, times the code: no carries
+                    *slot |= (NIBBLES[part as usize & 31] | NIBBLES[part as usize >> 5 & 31] << 20 | NIBBLES[part as usize >> 10] << 40) * code;
+                }
             }
         };
         for p in 0..self.players as usize {
@@ -1172,6 +1190,40 @@ mod tests {
             }
         }
         assert!(shut_out > 1000, "ties left out only {shut_out} times: the deals test too little");
+    }
+
+    #[test]
+    fn an_exact_key_codes_every_cards_place() {
+        let mut rng = crate::search::rng::SplitMix64::new(7);
+        let mut moves = Vec::new();
+        for seed in 0..200u64 {
+            let players = 3 + (seed % 4) as usize;
+            let (display, hands) = deal(seed, players, TOP);
+            let mut s = State::new(&display, &hands, 0, &[], 0).unwrap();
+            for _ in 0..rng.next_u64() % 40 {
+                s.moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                s = s.apply(moves[(rng.next_u64() % moves.len() as u64) as usize]).0;
+            }
+            let key = s.key(1, false);
+            for card in 0..(players * TOP as usize) as u8 {
+                let bit = 1u64 << card;
+                let trick = s.trick[..s.trick_len as usize].iter().position(|&c| c == card);
+                let expected = if let Some(p) = s.hands.iter().position(|&hand| hand & bit != 0) {
+                    p as u64 + 1
+                } else if let Some(i) = trick {
+                    (s.leader as u64 + i as u64) % players as u64 + 7
+                } else if s.display & bit != 0 {
+                    13
+                } else {
+                    0
+                };
+                let card = card as usize;
+                assert_eq!(key[card / 15] >> (4 * (card % 15)) & 15, expected, "card {card} in {s:?}");
+            }
+        }
     }
 
     #[test]
