@@ -102,22 +102,6 @@ fn lowest_value(cards: u64) -> i32 {
         .unwrap_or(0)
 }
 
-/// Each set of five cards spread to one bit per card at the foot of its four bits of a key word
-/// (bit i to bit 4i).
-const NIBBLES: [u64; 32] = {
-    let mut table = [0u64; 32];
-    let mut set = 0;
-    while set < 32 {
-        let mut bit = 0;
-        while bit < 5 {
-            table[set] |= ((set >> bit) as u64 & 1) << (4 * bit);
-            bit += 1;
-        }
-        set += 1;
-    }
-    table
-};
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
     pub players: u8,
@@ -380,13 +364,11 @@ impl State {
 
     fn key_with(&self, focus: u8, cooperative: bool, need: i32) -> Key {
         let mut key = [0u64; 4];
-        let mut put = |cards: u64, code: u64| {
-            for (word, slot) in key.iter_mut().enumerate() {
-                let part = cards >> (15 * word) & 0x7FFF;
-                if part != 0 {
-                    // one bit at the foot of each card's four, times the code: no carries
-                    *slot |= (NIBBLES[part as usize & 31] | NIBBLES[part as usize >> 5 & 31] << 20 | NIBBLES[part as usize >> 10] << 40) * code;
-                }
+        let mut put = |mut cards: u64, code: u64| {
+            while cards != 0 {
+                let card = cards.trailing_zeros() as usize;
+                cards &= cards - 1;
+                key[card / 15] |= code << (4 * (card % 15));
             }
         };
         for p in 0..self.players as usize {
