@@ -871,7 +871,20 @@ impl<'a> Solver<'a> {
         if upper == 0 || upper <= alpha {
             return upper;
         }
-        let mut lower = if s.distributing() { sure_pick(s.display, s.pickers(), self.focus, self.cooperative) } else { 0 };
+        let mut lower = if s.distributing() {
+            sure_pick(s.display, s.pickers(), self.focus, self.cooperative)
+        } else if !self.cooperative {
+            // fail-soft: a value below beta bounds the floor from above, so only a cut is kept
+            let mut trick = s.trick;
+            let floor = self.trick_floor(s, &Ranked::new(s.display), &mut trick, s.trick_len as usize, beta - 1, beta);
+            if floor >= beta {
+                floor
+            } else {
+                0
+            }
+        } else {
+            0
+        };
         if lower >= beta {
             return lower;
         }
@@ -889,15 +902,6 @@ impl<'a> Solver<'a> {
                 if upper <= alpha {
                     return upper;
                 }
-            }
-        }
-        if !s.distributing() && !self.cooperative && upper >= beta {
-            // after the table, which settles many positions at less cost; fail-soft: a value
-            // below beta bounds the floor from above, so only a cut is kept
-            let mut trick = s.trick;
-            let floor = self.trick_floor(s, &Ranked::new(s.display), &mut trick, s.trick_len as usize, beta - 1, beta);
-            if floor >= beta {
-                return floor;
             }
         }
         alpha = alpha.max(lower);
