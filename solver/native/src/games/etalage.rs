@@ -841,6 +841,57 @@ impl<'a> Solver<'a> {
         window.best
     }
 
+    /// The trick floor of `s` when it is at least `beta` (a cut), else 0: a fail-soft value
+    /// below `beta` only bounds the floor from above.
+    fn floor_cut(&self, s: &State, beta: i32) -> i32 {
+        let mut trick = s.trick;
+        let floor = self.trick_floor(s, &Ranked::new(s.display), &mut trick, s.trick_len as usize, beta - 1, beta);
+        if floor >= beta {
+            floor
+        } else {
+            0
+        }
+    }
+
+    /// During a distribution in `s`: whether the focus player is sure of `need` in the next
+    /// trick's distribution whatever is picked in this one; `need` if so, else 0.
+    ///
+    /// The next trick's floor (`trick_floor`) asks only how many colours of its display hold
+    /// `need` (`sure_pick` is at least `need` when more such colours than pickers before the
+    /// focus player). The display will be this trick's cards and what the pickers leave: every
+    /// colour whose trick cards hold `need` counts, and of those that need the display's cards
+    /// too, as many as the pickers (one colour each) cannot take.
+    fn next_trick_floor(&self, s: &State, need: i32) -> i32 {
+        let n = s.players as usize;
+        if s.hands[0] == 0 {
+            return 0; // the last trick's distribution
+        }
+        let trick = s.trick[..n].iter().fold(0, |cards, &card| cards | 1 << card);
+        let (mut sure, mut takeable, mut present) = (0, 0, 0);
+        for colour in 0..n {
+            let (played, shown) = (colour_points(trick, colour), colour_points(s.display, colour));
+            present += (shown > 0) as usize;
+            if played >= need {
+                sure += 1;
+            } else if played + shown >= need {
+                takeable += 1;
+            }
+        }
+        let taken = s.pickers().len().min(present);
+        let ranked = Ranked { totals: [need; MAX_PLAYERS], present: sure + takeable - takeable.min(taken) };
+        let mut next = *s;
+        next.leader = s.order[0];
+        next.trick_len = 0;
+        next.order_len = 0;
+        next.picked = 0;
+        let mut cards = [0; MAX_PLAYERS];
+        if self.trick_floor(&next, &ranked, &mut cards, 0, need - 1, need) >= need {
+            need
+        } else {
+            0
+        }
+    }
+
     /// Orders `moves` best first for the mover: the table's move; then, against the others, the
     /// last two cards of a trick by their `trick_floor` (most for the maximiser, least for the
     /// minimisers; measured: half the nodes with 5 players from the 6th trick, and from the 5th
@@ -916,16 +967,14 @@ impl<'a> Solver<'a> {
             return upper;
         }
         let mut lower = if s.distributing() {
-            sure_pick(s.display, s.pickers(), self.focus, self.cooperative)
-        } else if !self.cooperative {
-            // fail-soft: a value below beta bounds the floor from above, so only a cut is kept
-            let mut trick = s.trick;
-            let floor = self.trick_floor(s, &Ranked::new(s.display), &mut trick, s.trick_len as usize, beta - 1, beta);
-            if floor >= beta {
-                floor
+            let now = sure_pick(s.display, s.pickers(), self.focus, self.cooperative);
+            if !self.cooperative && s.picked == 0 && now < beta {
+                now + self.next_trick_floor(s, beta - now)
             } else {
-                0
+                now
             }
+        } else if !self.cooperative && s.trick_len > 0 {
+            self.floor_cut(s, beta)
         } else {
             0
         };
@@ -946,6 +995,12 @@ impl<'a> Solver<'a> {
                 if upper <= alpha {
                     return upper;
                 }
+            }
+        }
+        if !self.cooperative && !s.distributing() && s.trick_len == 0 {
+            lower = lower.max(self.floor_cut(s, beta));
+            if lower >= beta {
+                return lower;
             }
         }
         alpha = alpha.max(lower);
