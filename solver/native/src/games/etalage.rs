@@ -27,7 +27,9 @@
 //!   best for each side (`trick_floor`), which cuts where the others cannot stop the focus
 //!   player taking enough from this trick's distribution (measured, 5 players from the 5th
 //!   trick: with the floor from the last two cards on, 2.4 times as fast as without; from the
-//!   last three, 3.5 times; from every card, fewer nodes again and as fast).
+//!   last three, 3.5 times; from every card, fewer nodes again and as fast). From a
+//!   distribution, the next trick's floor whatever is picked (`next_trick_floor`) cuts before
+//!   the picks are searched one by one.
 //! - Null-window searches that need only a few points more (`NEED_KEYED`) are also keyed with
 //!   the display seen through its colours' totals capped at that need (`State::need_key`), which
 //!   merges positions whose displays differ in cards but not in the answer.
