@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from .cards import shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .lines import replay  # noqa: F401  (part of each game's rules)
-from .text import amount, named_lines
+from .text import NUMBER, amount, named_lines, parse_number
 
 NAME = "etalage"
 TITLE = "Etalage"
@@ -329,7 +329,7 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
     top = values if values is not None else TOP
     if "values" in fields:
         value, line = fields["values"]
-        match = re.fullmatch(r"1\s*-\s*(\d+)", value)
+        match = re.fullmatch(rf"1\s*-\s*({NUMBER})", value)
         if not match:
             raise ParseError(f"values {value!r} must be a range 1-N", line)
         top = int(match.group(1))
@@ -352,9 +352,9 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
             return default
         value, line = fields[name]
         tokens = value.split()
-        if len(tokens) != count or not all(t.isdigit() and len(t) < 6 for t in tokens):
+        if len(tokens) != count:
             raise ParseError(f"{name} needs {count} number{'s' * (count > 1)}, not {value!r}", line)
-        return tuple(map(int, tokens))
+        return tuple(parse_number(t, line, name) for t in tokens)
 
     display = cards(*fields["display"])
     parsed_hands = tuple(cards(*hands[n]) for n in range(1, len(hands) + 1))

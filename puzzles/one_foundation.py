@@ -19,6 +19,7 @@ from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
+from .text import NUMBER
 
 ACE_OF_SPADES = 0
 
@@ -38,7 +39,7 @@ class Move:
     def __str__(self) -> str:
         return f"{card_name(self.card)} (col {self.column + 1})"
 
-    _PATTERN = re.compile(r"^\s*(\S+)\s*\(col (\d+)\)\s*$")
+    _PATTERN = re.compile(rf"^\s*(\S+)\s*\(col ({NUMBER})\)\s*$")
 
     @classmethod
     def parse(cls, text: str) -> Move:

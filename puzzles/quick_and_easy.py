@@ -24,7 +24,7 @@ from functools import lru_cache
 from .cards import shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .lines import replay  # noqa: F401  (part of each game's rules)
-from .text import amount, named_lines
+from .text import amount, named_lines, parse_number
 
 NAME = "quick-and-easy"
 TITLE = "The Game: Quick & Easy"
@@ -327,17 +327,11 @@ def parse(text: str, players: int | None = None, pro: bool = False) -> Position:
         piles = tuple(None if token == "-" else cards(token, line)[0] for token in tokens)
     to_move = played = None
     if "to-move" in fields:
-        to_move = _number(*fields["to-move"], "to-move")
-    played = _number(*fields["played"], "played") if "played" in fields else 0
+        to_move = parse_number(*fields["to-move"], "to-move")
+    played = parse_number(*fields["played"], "played") if "played" in fields else 0
     position = Position(parsed_hands, draw, piles, to_move, played, pro)
     check_position(position)
     return position
-
-
-def _number(text: str, line: int, what: str) -> int:
-    if not text.isdigit():
-        raise ParseError(f"{what} {text!r} is not a number", line)
-    return int(text)
 
 
 def format_position(position: Position) -> str:

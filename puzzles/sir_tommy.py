@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from .cards import DECK_SIZE, RANKS, card_name, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .tableau import format_columns, read_layout
-from .text import amount
+from .text import NUMBER, amount
 
 NAME = "sir-tommy"
 TITLE = "Sir Tommy voor twee"
@@ -86,7 +86,7 @@ class Play:
         target = f"on {card_name(self.onto)}" if self.onto is not None else "(empty)"
         return f"{card_name(self.card)} from {source_name(self.source)} -> {self.player} foundation {self.foundation + 1} {target}"
 
-    _PATTERN = re.compile(r"^\s*(\S+) from (drawn|row (\d+)) -> ([UD]) foundation (\d+) (?:on (\S+)|\(empty\))\s*$")
+    _PATTERN = re.compile(rf"^\s*(\S+) from (drawn|row ({NUMBER})) -> ([UD]) foundation ({NUMBER}) (?:on (\S+)|\(empty\))\s*$")
 
     @classmethod
     def parse(cls, text: str) -> Play:
@@ -125,7 +125,7 @@ class EndTurn:
         placements = []
         for part in (match[2].split(",") if match and match[2] else []):
             card, on, row_word, row = (part.split() + [""] * 4)[:4]
-            if (on, row_word) != ("on", "row") or not row.isdigit():
+            if (on, row_word) != ("on", "row") or not re.fullmatch(NUMBER, row):
                 match = None
                 break
             placements.append((parse_card(card), int(row) - 1))

@@ -21,6 +21,7 @@ from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
+from .text import NUMBER
 
 NAME = "stapelen"
 TITLE = "Stapelen"
@@ -61,7 +62,7 @@ class Move:
         target = f"on {card_name(self.onto)}" if self.onto is not None else "(empty)"
         return f"{self.player}: {card_name(self.card)} (col {self.column + 1}) -> {self.player}{self.foundation + 1} {target}"
 
-    _PATTERN = re.compile(r"^\s*([AB]):\s*(\S+)\s*\(col (\d+)\)\s*->\s*([AB])(\d)\s+(?:on\s+(\S+)|\(empty\))\s*$")
+    _PATTERN = re.compile(rf"^\s*([AB]):\s*(\S+)\s*\(col ({NUMBER})\)\s*->\s*([AB])([0-9])\s+(?:on\s+(\S+)|\(empty\))\s*$")
 
     @classmethod
     def parse(cls, text: str) -> Move:

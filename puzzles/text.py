@@ -1,5 +1,5 @@
-"""Reading the 'name: value' text formats of the games with numbered hands (`hand 1:`), and
-counting in their messages."""
+"""Reading the 'name: value' text formats of the games with numbered hands (`hand 1:`) and the
+numbers in every game's text, and counting in their messages."""
 
 from __future__ import annotations
 
@@ -7,7 +7,24 @@ import re
 
 from .errors import ParseError
 
-_HAND = re.compile(r"^hand\s+(\d+)$")
+#: The most digits a number in a game's text may have: more than any card, count or score
+#: needs, and far below the 4300 digits beyond which int() refuses a string.
+MAX_DIGITS = 9
+#: A number as a game's text writes it: ASCII digits alone (`\d` and str.isdigit() also take
+#: other scripts' digits, '²' and '①', some of which int() refuses), at most MAX_DIGITS of them.
+NUMBER = rf"[0-9]{{1,{MAX_DIGITS}}}"
+_HAND = re.compile(rf"^hand\s+({NUMBER})$")
+
+
+def parse_number(text: str, line: int | None, what: str) -> int:
+    """`text` as a number; ParseError naming `what` (`hand 1`, `to-move`) and the line unless it
+    is a NUMBER."""
+    if not (text.isascii() and text.isdigit()):
+        raise ParseError(f"{text!r} in {what} is not a number", line)
+    if len(text) > MAX_DIGITS:
+        raise ParseError(f"'{text[:MAX_DIGITS]}...' in {what} has {len(text)} digits; "
+                         f"a number here has at most {MAX_DIGITS}", line)
+    return int(text)
 
 
 def amount(n: int, word: str) -> str:

@@ -25,7 +25,7 @@ from functools import lru_cache
 from .cards import shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .lines import replay  # noqa: F401  (part of each game's rules)
-from .text import amount
+from .text import NUMBER, amount, parse_number
 
 NAME = "the-game"
 TITLE = "The Game"
@@ -111,7 +111,7 @@ class Play:
     def __str__(self) -> str:
         return f"{self.card} on {PILES[self.pile]}"
 
-    _PATTERN = re.compile(r"^\s*(\d+)\s+on\s+(up1|up2|down1|down2)\s*$")
+    _PATTERN = re.compile(rf"^\s*({NUMBER})\s+on\s+(up1|up2|down1|down2)\s*$")
 
     @classmethod
     def parse(cls, text: str) -> Play:
@@ -384,7 +384,7 @@ FIELD_USAGE = {
     "cards": "cards: 2-99",
     "hand-size": "hand-size: 8",
 }
-_HAND = re.compile(r"^hand\s+(\d+)$")
+_HAND = re.compile(rf"^hand\s+({NUMBER})$")
 
 
 def parse(text: str, players: int | None = None, expert: bool = False, smaller_hand: bool = False,
@@ -418,12 +418,7 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
     seen: dict[int, int] = {}
 
     def numbers(value: str, line: int, what: str, count: int | None = None) -> list[int]:
-        tokens = [] if value == "-" else value.split()
-        result = []
-        for token in tokens:
-            if not token.isdigit():
-                raise ParseError(f"{token!r} in {what} is not a number", line)
-            result.append(int(token))
+        result = [parse_number(token, line, what) for token in ([] if value == "-" else value.split())]
         if count is not None and len(result) != count:
             raise ParseError(f"{what} needs {count} numbers, not {value!r}", line)
         return result
@@ -445,7 +440,7 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
     top = TOP
     if "cards" in fields:
         value, line = fields["cards"]
-        match = re.fullmatch(r"2\s*-\s*(\d+)", value)
+        match = re.fullmatch(rf"2\s*-\s*({NUMBER})", value)
         if not match:
             raise ParseError(f"cards {value!r} must be a range 2-N", line)
         top = int(match.group(1))

@@ -27,6 +27,7 @@ from . import the_game as base
 from .cards import SplitMix64, shuffle_with
 from .errors import IllegalPositionError, ParseError
 from .lines import replay  # noqa: F401  (part of each game's rules)
+from .text import parse_number
 from .the_game import MAX_PLAYERS, PILES, EndTurn, Play, accepts, is_backwards, parse_move  # noqa: F401
 
 NAME = "the-game-extreme"
@@ -227,7 +228,7 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"player {p.to_move} cannot complete this turn by the instructions")
 
 
-_MARK = re.compile(r"^(\d+)!(.*)$")
+_MARK = re.compile(r"^([0-9]+)!(.*)$")
 _MARKED_LINES = re.compile(r"^\s*(hand\s+\d+|draw|piles)\s*:", re.IGNORECASE)
 _TURN = re.compile(r"^\s*this-turn\s*:(.*)$", re.IGNORECASE)
 
@@ -250,7 +251,7 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
             for token in value.split():
                 mark = _MARK.match(token)
                 if mark:
-                    card, kind = int(mark.group(1)), mark.group(2).lower()
+                    card, kind = parse_number(mark.group(1), number, " ".join(name.split())), mark.group(2).lower()
                     if kind not in KINDS:
                         raise ParseError(f"{token!r}: unknown instruction {kind!r}; known are {', '.join(KINDS)}", number)
                     if card in marks:

@@ -19,7 +19,7 @@ from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
-from .text import amount
+from .text import NUMBER, amount
 
 NAME = "twaalven"
 TITLE = "Twaalven en veertienen"
@@ -92,7 +92,7 @@ class Move:
         (a, b), (ca, cb) = self.cards, self.columns
         return f"{self.player}: {card_name(a)} (col {ca + 1}) + {card_name(b)} (col {cb + 1})"
 
-    _PATTERN = re.compile(r"^\s*([TF]):\s*(\S+)\s*\(col (\d+)\)\s*\+\s*(\S+)\s*\(col (\d+)\)\s*$")
+    _PATTERN = re.compile(rf"^\s*([TF]):\s*(\S+)\s*\(col ({NUMBER})\)\s*\+\s*(\S+)\s*\(col ({NUMBER})\)\s*$")
 
     @classmethod
     def parse(cls, text: str) -> Move:

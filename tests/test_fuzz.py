@@ -6,6 +6,7 @@ random bytes, CRLF, a byte-order mark) and option values; a new game gets this f
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -13,6 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cli.main import main
+from puzzles import etalage, one_foundation, sir_tommy, stapelen, the_game, twaalven
+from puzzles.errors import ParseError
 from solver.registry import GAMES
 from tests.conftest import random_walk
 
@@ -39,7 +42,7 @@ def samples(name: str) -> list[bytes]:
 SAMPLES = {name: samples(name) for name in NAMES}
 JUNK = [b"", b"-", b"#", b":", b"10", b"0", b"99", b"100", b"-1", b"XX", b"\xff\xfe", b"\x00", b"7\xe2\x99",
         b"K\xe2\x99\xa5", b"1e999", b"hand 9:", b"to-move:", b"piles:", b"draw:", b"foundation:", b"rows",
-        "é".encode(), b"\t", b"\r", b"A", b"QS", b"45!stop"]
+        "é".encode(), b"\t", b"\r", b"A", b"QS", b"45!stop", "²".encode(), "①".encode(), b"9" * 5000]
 
 
 @st.composite
@@ -96,6 +99,50 @@ def test_mutated_input_is_answered_or_refused_in_one_line(name, data):
              for word in ["--" + key.replace("_", "-")] + ([] if value is True else [str(value)])]
     budget = [] if command == "deal" else LIMITS
     answered(CliRunner().invoke(main, [command, name, "-", *flags, *budget], input=text))
+
+
+#: More digits than int() converts (4300).
+LONG = "9" * 5000
+THE_GAME = "hand 1: 7 94 52 4 19 40 49 35\ndraw: 8 69\n"
+QUICK_AND_EASY = (Path(__file__).parent / "golden" / "quick-and-easy-late.txt").read_text()
+ETALAGE = etalage.format_position(etalage.deal(3))
+
+
+@pytest.mark.parametrize("name, text, error", [
+    ("the-game", "hand 1: 7 94 ²\ndraw: -\n", "line 1: '²' in hand 1 is not a number"),
+    ("the-game", THE_GAME + "piles: 1 1 100 ¹\nto-move: 1\n", "line 3: '¹' in piles is not a number"),
+    ("the-game", THE_GAME + "piles: 1 1 100 100\nto-move: ²\n", "line 4: '²' in to-move is not a number"),
+    ("the-game", THE_GAME + "piles: 1 1 100 100\nto-move: 1\nplayed: ²\n", "line 5: '²' in played is not a number"),
+    ("the-game", THE_GAME + "hand-size: ⑧\n", "line 3: '⑧' in hand-size is not a number"),
+    ("the-game", f"hand 1: 7 {LONG}\ndraw: -\n", "line 1: '999999999...' in hand 1 has 5000 digits"),
+    ("the-game", f"hand {LONG}: 7\ndraw: -\n", f"line 1: unknown line 'hand {LONG}'"),
+    ("the-game", THE_GAME + f"cards: 2-{LONG}\n", f"line 3: cards '2-{LONG}' must be a range 2-N"),
+    ("the-game-extreme", "hand 1: 5!stop ①\ndraw: -\n", "line 1: '①' in hand 1 is not a number"),
+    ("the-game-extreme", f"hand 1: 5 {LONG}!stop\ndraw: -\n", "line 1: '999999999...' in hand 1 has 5000 digits"),
+    ("quick-and-easy", QUICK_AND_EASY.replace("to-move: 2", "to-move: ²"), "line 6: '²' in to-move is not a number"),
+    ("quick-and-easy", QUICK_AND_EASY.replace("played: 1", "played: ²"), "line 7: '²' in played is not a number"),
+    ("quick-and-easy", QUICK_AND_EASY.replace("played: 1", f"played: {LONG}"),
+     "line 7: '999999999...' in played has 5000 digits"),
+    ("etalage", ETALAGE.replace("leader: 1", "leader: ²"), "line 6: '²' in leader is not a number"),
+    ("etalage", ETALAGE.replace("scores: 0 0 0", "scores: ¹ 0 0"), "line 5: '¹' in scores is not a number"),
+    ("etalage", ETALAGE.replace("leader: 1", f"values: 1-{LONG}"), f"line 6: values '1-{LONG}' must be a range"),
+])
+def test_numbers_int_refuses_are_refused_in_one_line(name, text, error):
+    """Digits of other scripts pass str.isdigit() but not int(), nor does a number of 5000 digits."""
+    result = CliRunner().invoke(main, ["deal", name, "-"], input=text)
+    answered(result)
+    assert result.exit_code == 2 and f"Error: standard input: {error}" in result.output
+
+
+@pytest.mark.parametrize("parse, text", [
+    (the_game.parse_move, f"{LONG} on up1"), (the_game.parse_move, "٣ on up1"),
+    (twaalven.Move.parse, f"T: 9H (col {LONG}) + 3C (col 11)"), (stapelen.Move.parse, "A: 5D (col ٣) -> A1 (empty)"),
+    (one_foundation.Move.parse, f"7H (col {LONG})"), (sir_tommy.parse_move, f"U places QH on row {LONG}"),
+    (sir_tommy.parse_move, "U places QH on row ٣"), (sir_tommy.parse_move, f"8C from row {LONG} -> U foundation 3 on 7S"),
+])
+def test_move_notation_with_a_number_int_refuses_is_not_a_move(parse, text):
+    with pytest.raises(ParseError, match="is not a"):
+        parse(text)
 
 
 OPTION_VALUES = ["0", "-1", "1", "2", "3", "6", "9", "nan", "inf", "-inf", "1e300", "1e19", "abc", "",
