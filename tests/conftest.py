@@ -1,8 +1,15 @@
-"""What the tests share: random walks through any game's legal moves."""
+"""What the tests share: random walks through any game's legal moves, and files that cannot be
+written."""
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+import subprocess
+from contextlib import contextmanager
+
+import pytest
 
 
 def random_walk(position, steps: int, rng: random.Random):
@@ -13,3 +20,22 @@ def random_walk(position, steps: int, rng: random.Random):
             break
         position = position.apply(rng.choice(moves))
     return position
+
+
+@contextmanager
+def read_only(path):
+    """`path` (a file or a directory) cannot be written in the block: by its mode or, for root,
+    whom modes do not stop, by `chattr +i`; the test is skipped where neither stops writes."""
+    mode = os.stat(path).st_mode
+    os.chmod(path, mode & ~0o222)
+    immutable = False
+    try:
+        if os.access(path, os.W_OK):
+            immutable = bool(shutil.which("chattr")) and subprocess.run(["chattr", "+i", str(path)]).returncode == 0
+            if not immutable:
+                pytest.skip("running as root, whom a read-only mode does not stop, and chattr +i fails here")
+        yield
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        os.chmod(path, mode)

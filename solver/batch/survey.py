@@ -17,6 +17,7 @@ import signal
 import sqlite3
 import threading
 import time
+import urllib.parse
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, NamedTuple
@@ -133,36 +134,71 @@ class Summary:
 
 
 class Store:
-    """The SQLite results database. `read_only` opens an existing one without changing it."""
+    """The SQLite results database. `read_only` opens an existing one without changing it.
+
+    A database that is refused (not ours, another schema version, one we cannot write) is left
+    as it was, byte for byte: it is checked before anything is written to it. Opened read-only
+    while no survey writes to it (it has no -wal file), it is read as a file that does not
+    change, so that reading leaves no -wal and -shm files beside it and works where nothing can
+    be written; during a survey it is read through the survey's write-ahead log."""
 
     def __init__(self, path: str, read_only: bool = False):
         self.path = path
+        if not path:
+            raise StoreError("no file name given for the results database")
+        if read_only and not os.path.isfile(path):
+            raise StoreError(f"{path}: no such results database")
+        if read_only and not os.access(path, os.R_OK):
+            raise StoreError(f"{path}: cannot read it")
+        if not read_only:
+            self._check_writable()
+        # A URI, so that the path is quoted ('#', '?' and '%' are a file name's own) and absolute
+        # (a file named ':memory:' is a file).
+        where = urllib.parse.quote(os.path.abspath(path), errors="surrogateescape")
+        mode = "rwc" if not read_only else "ro" if os.path.exists(f"{path}-wal") else "ro&immutable=1"
         try:
-            if read_only:
-                if not os.path.isfile(path):
-                    raise StoreError(f"{path}: no such results database")
-                self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-                version = self.db.execute("PRAGMA user_version").fetchone()[0]
-            else:
-                self.db = sqlite3.connect(path, timeout=30)
-                version = self._create()
-        except sqlite3.DatabaseError as error:
-            raise StoreError(f"{path}: not a results database ({error})") from None
-        if version != SCHEMA_VERSION:
+            self.db = sqlite3.connect(f"file://{where}?mode={mode}", uri=True, timeout=30)
+        except sqlite3.Error as error:
+            raise StoreError(f"{path}: cannot open it ({error})") from None
+        try:
+            self._open(read_only)
+        except BaseException as error:
             self.db.close()
-            raise StoreError(f"{path}: schema version {version}; this winnable reads version {SCHEMA_VERSION}")
+            if isinstance(error, sqlite3.DatabaseError):
+                raise StoreError(f"{path}: not a results database ({error})") from None
+            raise
 
-    def _create(self) -> int:
-        """Sets up WAL mode and, on a new database, the schema; returns the schema version."""
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a crash still keeps every commit
+    def _check_writable(self) -> None:
+        """StoreError unless a survey can write the database and its -wal and -shm files beside it."""
+        folder = os.path.dirname(os.path.abspath(self.path))
+        if os.path.isdir(self.path):
+            raise StoreError(f"{self.path}: a directory, not a results database")
+        if not os.path.isdir(folder):
+            raise StoreError(f"{self.path}: no such directory {folder}")
+        if os.path.exists(self.path) and not os.access(self.path, os.R_OK | os.W_OK):
+            raise StoreError(f"{self.path}: cannot write to it (read-only)")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise StoreError(f"{self.path}: cannot write in its directory {folder} (a survey keeps a log beside it)")
+
+    def _open(self, read_only: bool) -> None:
+        """Checks the schema (writing nothing) and, on a new database to be written, creates it."""
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
-        if version == 0:
-            if self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                raise StoreError(f"{self.path}: an SQLite database, but not a winnable results database")
+        tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if version == 0 and tables:
+            raise StoreError(f"{self.path}: an SQLite database, but not a winnable results database")
+        if version == 0 and not read_only:
+            self.db.execute("PRAGMA journal_mode=WAL")
             self.db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
             version = SCHEMA_VERSION
-        return version
+        if version != SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: schema version {version}; this winnable reads version {SCHEMA_VERSION}")
+        columns = tuple(name for _, name, *_ in self.db.execute("PRAGMA table_info(deals)"))
+        if columns != Row._fields:
+            raise StoreError(f"{self.path}: not a results database (no table deals with the columns "
+                             f"{', '.join(Row._fields)})")
+        if not read_only:
+            self.db.execute("PRAGMA journal_mode=WAL")  # set when created; a copy may have lost it
+            self.db.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a crash still keeps every commit
 
     def close(self) -> None:
         self.db.close()

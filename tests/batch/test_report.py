@@ -1,6 +1,10 @@
 """Reports from a survey database: the table, the JSON numbers and the plot."""
 
 import json
+import os
+import shutil
+import sqlite3
+from contextlib import closing
 
 import pytest
 from click.testing import CliRunner
@@ -8,6 +12,7 @@ from click.testing import CliRunner
 from cli.batch import report, survey
 from solver.batch.report import percentile
 from solver.batch.survey import Row, Store, wilson
+from tests.conftest import read_only
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +64,48 @@ def test_a_missing_database_is_bad_input_and_is_not_created(tmp_path):
     result = CliRunner().invoke(report, [str(tmp_path / "none.sqlite")])
     assert result.exit_code == 2 and "no such results database" in result.output
     assert not (tmp_path / "none.sqlite").exists()
+
+
+@pytest.mark.parametrize("name", ["a#b.sqlite", "a?b.sqlite", "a%41b.sqlite", ":memory:"])
+def test_a_database_is_the_file_its_name_names(tmp_path, monkeypatch, name):
+    """Not a URI's fragment, query or escape, nor SQLite's database in memory."""
+    monkeypatch.chdir(tmp_path)
+    assert CliRunner().invoke(survey, ["twaalven", "--seeds", "1-3", "--db", name, "--jobs", "1"]).exit_code == 0
+    result = CliRunner().invoke(report, [name, "--json"])
+    assert result.exit_code == 0, result.output
+    assert [group["deals"] for group in json.loads(result.stdout)["groups"]] == [3]
+    assert os.listdir(tmp_path) == [name]
+
+
+@pytest.mark.parametrize("edit, message", [
+    ("DROP TABLE deals", "not a results database (no table deals with the columns game, variant, seed, "),
+])
+def test_a_database_edited_by_hand_is_refused_in_one_line(db, tmp_path, edit, message):
+    edited = tmp_path / "edited.sqlite"
+    shutil.copy(db, edited)
+    with closing(sqlite3.connect(edited)) as connection:
+        connection.execute(edit)
+        connection.commit()
+    result = CliRunner().invoke(report, [str(edited)])
+    assert result.exit_code == 2 and result.output.startswith(f"Error: {edited}: {message}"), result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_reading_leaves_nothing_beside_the_database_and_needs_no_write_access(db, tmp_path):
+    folder = tmp_path / "results"
+    folder.mkdir()
+    path = folder / "r.sqlite"
+    shutil.copy(db, path)
+    expected = CliRunner().invoke(report, [str(db), "--json"]).stdout
+    assert CliRunner().invoke(report, [str(path), "--json"]).stdout == expected
+    assert os.listdir(folder) == ["r.sqlite"]
+    with read_only(folder):
+        result = CliRunner().invoke(report, [str(path), "--json"])
+    assert result.exit_code == 0 and result.stdout == expected, result.output
+    with Store(str(path)) as writer:  # a survey running: its rows are in its write-ahead log
+        writer.add([Row("new", "", 1, "winnable", "", None, 1, 0.5, "dfs", "")])
+        result = CliRunner().invoke(report, [str(path), "--json"])
+    assert [group["game"] for group in json.loads(result.stdout)["groups"]] == ["new", "other", "twaalven"]
 
 
 def test_percentile_is_nearest_rank():

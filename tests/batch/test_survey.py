@@ -1,6 +1,7 @@
 """Surveys end to end: every seed stored once with the verdict a direct solve gives, resume after a
 real kill -9 and after Ctrl-C, the Wilson interval, bad input, and a Dask cluster."""
 
+import hashlib
 import json
 import os
 import random
@@ -19,6 +20,7 @@ from solver.batch import survey as surveying
 from solver.registry import game
 from solver.result import Budget
 from solver.batch.survey import Row, Store, seed_range, wilson
+from tests.conftest import read_only
 
 TWAALVEN = game("twaalven")
 #: Big enough that the survey is still running well after the random number of rows the kill
@@ -218,10 +220,11 @@ def test_ctrl_c_exits_130_with_the_database_consistent(tmp_path, clean):
         (["nosuchgame", "--seeds", "1-10"], "unknown game 'nosuchgame'; known games: "),
         (["twaalven", "--seeds", "10-1"], "seed range '10-1' is empty"),
         (["twaalven", "--seeds", "1-x"], "'1-x' is not a seed range"),
+        (["twaalven", "--seeds", "1", "--db", ""], "no file name given for the results database"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
-    result = CliRunner().invoke(survey, [*args, "--db", str(tmp_path / "r.sqlite")])
+    result = CliRunner().invoke(survey, ["--db", str(tmp_path / "r.sqlite"), *args])
     assert result.exit_code == 2
     assert result.output.startswith("Error: ") and message in result.output
     assert len(result.output.strip().splitlines()) == 1
@@ -234,16 +237,32 @@ def test_a_database_that_is_not_ours_is_refused(tmp_path):
     other = tmp_path / "other.sqlite"
     with closing(sqlite3.connect(other)) as connection:
         connection.execute("CREATE TABLE t (x)")
-    newer = tmp_path / "newer.sqlite"
-    Store(str(newer)).close()
-    with closing(sqlite3.connect(newer)) as connection:
-        connection.execute("PRAGMA user_version = 99")
+    newer, dropped = tmp_path / "newer.sqlite", tmp_path / "dropped.sqlite"
+    for path, edit in [(newer, "PRAGMA user_version = 99"), (dropped, "DROP TABLE deals")]:
+        Store(str(path)).close()
+        with closing(sqlite3.connect(path)) as connection:
+            connection.execute(edit)
+    files = sorted(os.listdir(tmp_path))
     for path, words in [(text_file, "not a results database"), (other, "not a winnable results database"),
-                        (newer, "schema version 99")]:
+                        (newer, "schema version 99"), (dropped, "not a results database (no table deals")]:
+        before = hashlib.sha256(path.read_bytes()).hexdigest()
         result = run("--seeds", "1-5", "--db", str(path))
         assert result.exit_code == 2, result.output
         assert words in result.output and "Traceback" not in result.output
-    assert "just some text" in text_file.read_text()  # untouched
+        assert hashlib.sha256(path.read_bytes()).hexdigest() == before, path  # byte for byte
+    assert sorted(os.listdir(tmp_path)) == files  # no -wal or -shm file left beside them
+
+
+def test_a_database_that_cannot_be_written_is_refused_and_left_alone(tmp_path):
+    db = tmp_path / "r.sqlite"
+    assert run("--seeds", "1-2", "--db", str(db), "--jobs", "1").exit_code == 0
+    before = db.read_bytes()
+    for locked, words in [(db, "cannot write to it (read-only)"), (tmp_path, "cannot write in its directory")]:
+        with read_only(locked):
+            result = run("--seeds", "3", "--db", str(db), "--jobs", "1")
+        assert result.exit_code == 2 and result.output.startswith(f"Error: {db}: {words}"), result.output
+        assert len(result.output.strip().splitlines()) == 1
+        assert db.read_bytes() == before and os.listdir(tmp_path) == ["r.sqlite"]
 
 
 def test_unknown_verdicts_from_a_tiny_budget_are_stored_as_unknown(tmp_path):
