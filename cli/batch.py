@@ -7,7 +7,9 @@ cli.main registers them beside the single-deal commands.
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
+from contextlib import contextmanager
 
 import click
 
@@ -36,6 +38,19 @@ def seeds_option(default: str | None):
 def variant_of(entry, given: dict) -> str:
     """The label of the variant the user chose (the game's options they gave)."""
     return entry.variant_label(checked(entry.checked, given, "rules"))
+
+
+@contextmanager
+def results(db_path: str, read_only: bool = False):
+    """The results database at `db_path`, one that cannot be used (not ours, damaged, read-only,
+    the disk full) being one Error line that names it, exit 2."""
+    with checked(surveying.Store, db_path, read_only) as store:
+        try:
+            yield store
+        except sqlite3.Error as error:
+            raise InputError(f"{shown(db_path)}: {error}") from None
+        except surveying.StoreError as error:
+            raise InputError(str(error)) from None
 
 
 def interrupted(what: str):
@@ -79,7 +94,7 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     variant = variant_of(entry, given)
     seeds = checked(surveying.seed_range, seed_text)
     started = time.perf_counter()
-    with checked(surveying.Store, db_path) as store:
+    with results(db_path) as store:
         todo = surveying.pending(store, entry.name, variant, seeds, retry_unknown)
         winnable = 0
 
@@ -219,7 +234,7 @@ def report(db_path, plot_path, as_json):
     "unwinnable", "unknown"}, "winnable_share", "wilson_low", "wilson_high",
     "seconds": {"median", "p90", "p99", "max", "mean", "total"}}]}.
     """
-    with checked(surveying.Store, db_path, True) as store:
+    with results(db_path, True) as store:
         groups = reporting.groups(store)
     if plot_path and groups:
         try:

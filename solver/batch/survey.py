@@ -254,11 +254,15 @@ class Store:
         return self.db.execute("SELECT DISTINCT game, variant FROM deals ORDER BY game, variant").fetchall()
 
     def seconds(self, game: str, variant: str) -> list[float]:
-        """Solve times of the stored deals of a game and variant, ascending."""
-        cursor = self.db.execute(
-            "SELECT seconds FROM deals WHERE game = ? AND variant = ? ORDER BY seconds", (game, variant)
-        )
-        return [seconds for (seconds,) in cursor]
+        """Solve times of the stored deals of a game and variant, ascending; StoreError if one
+        is not a number (a row edited by hand)."""
+        rows = self.db.execute(
+            "SELECT seed, seconds FROM deals WHERE game = ? AND variant = ? ORDER BY seconds", (game, variant)
+        ).fetchall()
+        if rows and not isinstance(rows[-1][1], (int, float)):  # SQLite sorts text and blobs after numbers
+            deal = f"{game} ({variant}) seed {rows[-1][0]}" if variant else f"{game} seed {rows[-1][0]}"
+            raise StoreError(f"{self.path}: {deal} has seconds {rows[-1][1]!r}, not a number")
+        return [seconds for _, seconds in rows]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -78,6 +78,9 @@ def test_a_database_is_the_file_its_name_names(tmp_path, monkeypatch, name):
 
 
 @pytest.mark.parametrize("edit, message", [
+    ("UPDATE deals SET seconds = 'abc' WHERE game = 'twaalven' AND seed = 7", "twaalven seed 7 has seconds 'abc'"),
+    ("UPDATE deals SET seconds = x'00' WHERE game = 'other' AND seed = 3",
+     "other (players=2) seed 3 has seconds b'\\x00'"),
     ("DROP TABLE deals", "not a results database (no table deals with the columns game, variant, seed, "),
 ])
 def test_a_database_edited_by_hand_is_refused_in_one_line(db, tmp_path, edit, message):
@@ -89,6 +92,19 @@ def test_a_database_edited_by_hand_is_refused_in_one_line(db, tmp_path, edit, me
     result = CliRunner().invoke(report, [str(edited)])
     assert result.exit_code == 2 and result.output.startswith(f"Error: {edited}: {message}"), result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_damaged_database_is_one_error_line(db, tmp_path):
+    damaged = tmp_path / "damaged.sqlite"
+    with closing(sqlite3.connect(db)) as connection:
+        size = connection.execute("PRAGMA page_size").fetchone()[0]
+        page = connection.execute("SELECT rootpage FROM sqlite_master WHERE name = 'deals'").fetchone()[0]
+    data = bytearray(db.read_bytes())
+    data[(page - 1) * size + 8:page * size] = b"\xff" * (size - 8)  # the deals table's first page
+    damaged.write_bytes(data)
+    for command, args in [(report, [str(damaged)]), (survey, ["twaalven", "--seeds", "1-5", "--db", str(damaged)])]:
+        result = CliRunner().invoke(command, args)
+        assert (result.exit_code, result.output) == (2, f"Error: {damaged}: database disk image is malformed\n")
 
 
 def test_reading_leaves_nothing_beside_the_database_and_needs_no_write_access(db, tmp_path):
