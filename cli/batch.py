@@ -105,13 +105,14 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
             bar.set_postfix(winnable=winnable, refresh=False)
 
         try:
-            with surveying.workers(jobs, cluster) as run_tasks, progress(total=len(todo), unit="deal") as bar:
+            with surveying.workers(jobs, cluster) as run_tasks, progress(total=todo.count, unit="deal") as bar:
                 new = surveying.run(store, entry.name, variant, todo, run_tasks, time_limit, node_limit, jobs, on_rows)
         except WinnableError as error:  # the cluster cannot be used
             raise InputError(str(error)) from None
         except KeyboardInterrupt:
-            stored = len(seeds) - len(surveying.pending(store, entry.name, variant, seeds))
-            interrupted(f"{stored} of {len(seeds)} deals of the range are stored in {shown(db_path)}; rerun to resume")
+            stored = store.summary(entry.name, variant, seeds).deals
+            size = seeds.stop - seeds.start  # len() stops at 2**63 - 1 seeds
+            interrupted(f"{stored} of {size} deals of the range are stored in {shown(db_path)}; rerun to resume")
         summary = store.summary(entry.name, variant, seeds)
     wall = time.perf_counter() - started
     if as_json:

@@ -1,10 +1,11 @@
-"""What the tests share: random walks through any game's legal moves, and files that cannot be
-written."""
+"""What the tests share: random walks through any game's legal moves, files that cannot be
+written, and processes with little memory."""
 
 from __future__ import annotations
 
 import os
 import random
+import resource
 import shutil
 import subprocess
 from contextlib import contextmanager
@@ -39,3 +40,8 @@ def read_only(path):
         if immutable:
             subprocess.run(["chattr", "-i", str(path)], check=True)
         os.chmod(path, mode)
+
+
+def memory_limit(size: int):
+    """A subprocess `preexec_fn`: the process (and the workers it starts) may map `size` bytes."""
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (size, size))

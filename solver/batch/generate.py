@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 from puzzles.errors import WinnableError
 
 from ..result import KEEPS, LOSES, UNWINNABLE, WINNABLE, Budget
-from .survey import engine_entry, solve_seed
+from .survey import batches, engine_entry, solve_seed
 
 #: Lower bounds in bits of each difficulty band.
 BANDS = {"easy": 0.0, "medium": 6.0, "hard": 10.0}
@@ -168,11 +168,12 @@ def examine_chunk(task: tuple) -> tuple[int, list[Found]]:
     return len(seeds), found
 
 
-def tasks(game: str, variant: str, seeds: range, wanted: str, budget: tuple) -> list[tuple]:
-    """Seeds in chunks, in order: a few per task when each needs a difficulty measurement
-    (~20 ms on Twaalven), more when only a verdict is needed."""
+def tasks(game: str, variant: str, seeds: range, wanted: str, budget: tuple) -> Iterator[tuple]:
+    """Seeds in chunks, in order, made as they are needed (a range may hold more seeds than
+    memory): a few per task when each needs a difficulty measurement (~20 ms on Twaalven), more
+    when only a verdict is needed."""
     if wanted not in (*BANDS, "any", "unwinnable"):
         raise WinnableError(f"unknown difficulty {wanted!r}; choose from {', '.join(BANDS)}")
     engine_entry(game).variant_of(variant)  # a variant the game does not have fails here, not in a worker
     size = 64 if wanted == "unwinnable" else 4
-    return [(game, variant, seeds[i:i + size], wanted, *budget) for i in range(0, len(seeds), size)]
+    return ((game, variant, chunk, wanted, *budget) for chunk in batches(seeds, size))

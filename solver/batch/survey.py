@@ -20,6 +20,7 @@ import time
 import urllib.parse
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import islice
 from typing import Callable, Iterable, Iterator, NamedTuple
 
 from puzzles.errors import WinnableError
@@ -32,6 +33,9 @@ MAX_SEED = 2**63 - 1
 SCHEMA_VERSION = 1
 COMMIT_EVERY = 0.25  # seconds between transactions while results stream in
 CHUNK = 64  # deals per task handed to a worker, at most
+#: Tasks handed to the workers at a time, per worker: Pool.imap would read every task of a range
+#: at once, and a range may hold more seeds than memory.
+WINDOW = 64
 CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
 
 SCHEMA = """
@@ -330,8 +334,9 @@ def workers(jobs: int, cluster: str | None = None) -> Iterator[Mapper]:
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         pool = multiprocessing.get_context(method).Pool(jobs, initializer=_worker_start)
         try:
-            yield lambda function, tasks, ordered=False: (pool.imap if ordered else pool.imap_unordered)(
-                function, tasks
+            yield lambda function, tasks, ordered=False: (
+                result for window in batches(tasks, WINDOW * jobs)
+                for result in (pool.imap if ordered else pool.imap_unordered)(function, window)
             )
         finally:
             pool.terminate()
@@ -357,33 +362,56 @@ def _dask_client(address: str):
 def _on_cluster(client, function, tasks: Iterable, ordered: bool) -> Iterator:
     from distributed import as_completed
 
-    futures = client.map(function, list(tasks), pure=False)
-    try:
-        for future in futures if ordered else as_completed(futures):
-            yield future.result()
-    finally:
-        client.cancel(futures)
+    for window in batches(tasks, WINDOW * max(1, sum(client.nthreads().values()))):
+        futures = client.map(function, window, pure=False)
+        try:
+            for future in futures if ordered else as_completed(futures):
+                yield future.result()
+        finally:
+            client.cancel(futures)
+
+
+def batches(items: Iterable, size: int) -> Iterator[list]:
+    """`items` in lists of `size` (the last one shorter), read as they are needed."""
+    items = iter(items)
+    while batch := list(islice(items, size)):
+        yield batch
 
 
 # ---------------------------------------------------------------------------------------------
 # A survey: plan the missing seeds, solve them, store the rows.
 
 
-def pending(store: Store, game: str, variant: str, seeds: range, retry_unknown: bool = False) -> list[int]:
-    """The seeds of the range not stored yet (with `retry_unknown`: or stored as unknown),
-    ascending: what a (resumed) survey must solve."""
-    done = store.done(game, variant, seeds, retry_unknown)
-    return [seed for seed in seeds if seed not in done]
+@dataclass(frozen=True)
+class Pending:
+    """The seeds of a range that a (resumed) survey must solve, ascending: read one at a time, as
+    a range may hold more seeds than memory, and counted without reading them."""
+
+    seeds: range
+    done: set[int]  # the seeds of the range stored already
+
+    @property
+    def count(self) -> int:
+        return self.seeds.stop - self.seeds.start - len(self.done)
+
+    def __iter__(self) -> Iterator[int]:
+        return (seed for seed in self.seeds if seed not in self.done)
 
 
-def tasks(game: str, variant: str, seeds: list[int], budget: tuple, jobs: int) -> list[tuple]:
-    """Chunks of seeds as worker tasks: small enough to keep every worker busy to the end."""
-    size = max(1, min(CHUNK, len(seeds) // (8 * max(1, jobs))))
-    return [(game, variant, seeds[i:i + size], *budget) for i in range(0, len(seeds), size)]
+def pending(store: Store, game: str, variant: str, seeds: range, retry_unknown: bool = False) -> Pending:
+    """The seeds of the range not stored yet (with `retry_unknown`: or stored as unknown)."""
+    return Pending(seeds, store.done(game, variant, seeds, retry_unknown))
+
+
+def tasks(game: str, variant: str, todo: Pending, budget: tuple, jobs: int) -> Iterator[tuple]:
+    """Chunks of seeds as worker tasks, made as they are needed: small enough to keep every
+    worker busy to the end."""
+    size = max(1, min(CHUNK, todo.count // (8 * max(1, jobs))))
+    return ((game, variant, chunk, *budget) for chunk in batches(todo, size))
 
 
 def run(
-    store: Store, game: str, variant: str, todo: list[int], run_tasks: Mapper,
+    store: Store, game: str, variant: str, todo: Pending, run_tasks: Mapper,
     time_limit: float | None = 30.0, node_limit: int = 0, jobs: int = 1,
     on_rows: Callable[[list[Row]], None] = lambda rows: None,
 ) -> int:

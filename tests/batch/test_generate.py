@@ -4,6 +4,8 @@ the one asked for (recomputed here independently), unwinnable ones with their ex
 import json
 import math
 import os
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -15,6 +17,7 @@ from solver.batch import generate as generating
 from solver.batch.files import replacing
 from solver.registry import game
 from solver.result import WINNABLE, Budget
+from tests.conftest import memory_limit
 
 TWAALVEN = game("twaalven")
 
@@ -122,6 +125,17 @@ def test_when_the_range_runs_out_it_says_so_and_exits_0(tmp_path):
     assert "0 unwinnable deal(s) of 2 requested, from seeds 1-30" in result.stdout
     assert "the search budget (--seeds 1-30) ran out first" in result.stdout
     assert os.listdir(tmp_path) == []
+
+
+def test_a_range_of_more_seeds_than_memory_holds_is_read_as_it_is_needed(tmp_path):
+    code = "import sys, cli.main; from cli.batch import generate; generate(sys.argv[1:])"
+    done = subprocess.run(
+        [sys.executable, "-c", code, "twaalven", "--count", "2", "--seeds", f"1-{10**12}", "--out", str(tmp_path),
+         "--jobs", "2"],
+        capture_output=True, text=True, timeout=120, preexec_fn=memory_limit(3 * 2**30),  # a list would need TBs
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(os.listdir(tmp_path)) == ["twaalven-1.txt", "twaalven-2.txt"]
 
 
 @pytest.mark.parametrize(

@@ -20,7 +20,7 @@ from solver.batch import survey as surveying
 from solver.registry import game
 from solver.result import Budget
 from solver.batch.survey import Row, Store, seed_range, wilson
-from tests.conftest import read_only
+from tests.conftest import memory_limit, read_only
 
 TWAALVEN = game("twaalven")
 #: Big enough that the survey is still running well after the random number of rows the kill
@@ -74,12 +74,14 @@ def clean(tmp_path_factory):
     return stored(db)
 
 
-def start_survey(db, seeds=KILL_RANGE):
-    """`winnable survey` in its own process group, as a terminal would run it."""
+def start_survey(db, seeds=KILL_RANGE, memory: int | None = None):
+    """`winnable survey` in its own process group, as a terminal would run it (with at most
+    `memory` bytes, if given)."""
     code = "import sys, cli.main; from cli.batch import survey; survey(sys.argv[1:])"
     return subprocess.Popen(
         [sys.executable, "-c", code, "twaalven", "--seeds", seeds, "--db", str(db), "--jobs", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=memory_limit(memory) if memory else None,
     )
 
 
@@ -162,19 +164,21 @@ def test_json_summary_has_the_documented_shape_and_a_rerun_solves_nothing(tmp_pa
 
 
 def test_rows_received_before_an_interrupt_are_committed(tmp_path):
-    todo = list(range(1, 100))
-    work = surveying.tasks("twaalven", "", todo, (30.0, 0), jobs=1)
+    todo = surveying.Pending(range(1, 100), set())
+    work = list(surveying.tasks("twaalven", "", todo, (30.0, 0), jobs=1))
 
     def two_chunks_then_ctrl_c(function, tasks, ordered=False):
-        yield function(tasks[0])
-        yield function(tasks[1])
+        tasks = iter(tasks)
+        yield function(next(tasks))
+        yield function(next(tasks))
         raise KeyboardInterrupt
 
     with Store(str(tmp_path / "r.sqlite")) as store:
         with pytest.raises(KeyboardInterrupt):
             surveying.run(store, "twaalven", "", todo, two_chunks_then_ctrl_c)
         assert sorted(row.seed for row in store.rows()) == [*work[0][2], *work[1][2]]
-        assert surveying.pending(store, "twaalven", "", range(1, 100)) == todo[len(work[0][2]) * 2:]
+        left = surveying.pending(store, "twaalven", "", range(1, 100))
+        assert left.count == 99 - len(work[0][2]) * 2 and list(left) == list(todo)[len(work[0][2]) * 2:]
 
 
 def test_kill_9_at_a_random_moment_then_resume_loses_and_duplicates_nothing(tmp_path, clean):
@@ -212,6 +216,17 @@ def test_ctrl_c_exits_130_with_the_database_consistent(tmp_path, clean):
     assert 0 < len(rows) < KILL_DEALS
     assert all(clean[seed] == row for seed, row in rows.items())
     assert f"{len(rows)} of {KILL_DEALS} deals of the range are stored" in err
+
+
+def test_a_range_of_more_seeds_than_memory_holds_is_read_as_it_is_solved(tmp_path):
+    db = tmp_path / "r.sqlite"
+    process = start_survey(db, f"5-{10**12}", memory=3 * 2**30)  # its list of seeds would need 36 TB
+    wait_for_rows(db, process, at_least=200)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert f"of {10**12 - 4} deals of the range are stored" in err
+    assert list(stored(db))[:3] == [5, 6, 7]
 
 
 @pytest.mark.parametrize(
@@ -303,7 +318,7 @@ def test_a_variant_survey_is_stored_beside_the_standard_rules(tmp_path):
 def test_a_variant_the_game_does_not_have_is_refused(tmp_path):
     with Store(str(tmp_path / "r.sqlite")) as store, surveying.workers(1) as run_tasks:
         with pytest.raises(ValueError, match="'players=3' is not a variant of twaalven"):
-            surveying.run(store, "twaalven", "players=3", [1], run_tasks)
+            surveying.run(store, "twaalven", "players=3", surveying.Pending(range(1, 2), set()), run_tasks)
 
 
 def test_survey_on_a_local_dask_cluster_stores_the_same_rows(tmp_path):
