@@ -17,13 +17,13 @@ from puzzles.errors import WinnableError
 from solver.batch import generate as generating
 from solver.batch import report as reporting
 from solver.batch import survey as surveying
-from solver.batch.files import replacing
 from solver.result import WINNABLE
 
 from .common import (
     EXIT_CODES, InputError, budget_options, checked, emit_json, game_choice, jobs_option, progress, shown,
     with_game_options,
 )
+from .pictures import write_file
 
 SURVEY_EXIT_CODES = EXIT_CODES + "\n       (after Ctrl-C every deal finished so far is stored: rerun to resume)"
 
@@ -192,11 +192,10 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
                 examined += chunk_size
                 for deal in found[:count - len(written)]:
                     path = os.path.join(out_dir, f"{entry.name}-{deal.seed}.txt")
-                    with replacing(path) as handle:
-                        handle.write(deal.text)
+                    write_file(path, deal.text)
                     if pictures:
-                        with replacing(path.removesuffix(".txt") + ".svg") as handle:
-                            handle.write(entry.picture(entry.rules.deal(deal.seed, **rules_options)).svg())
+                        write_file(path.removesuffix(".txt") + ".svg",
+                                   entry.picture(entry.rules.deal(deal.seed, **rules_options)).svg())
                     written.append({"path": path, **deal._asdict()})
                     bar.update(1)
                 bar.set_postfix(seeds=examined, refresh=False)

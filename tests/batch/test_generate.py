@@ -17,7 +17,7 @@ from solver.batch import generate as generating
 from solver.batch.files import replacing
 from solver.registry import game
 from solver.result import WINNABLE, Budget
-from tests.conftest import memory_limit
+from tests.conftest import memory_limit, read_only
 
 TWAALVEN = game("twaalven")
 
@@ -155,6 +155,19 @@ def test_out_must_be_a_directory(tmp_path):
     (tmp_path / "file").write_text("x")
     result = run("--out", str(tmp_path / "file"))
     assert result.exit_code == 2 and "not a directory" in result.output
+
+
+def test_a_deal_file_that_cannot_be_written_is_one_error_line(tmp_path):
+    (tmp_path / "twaalven-1.txt").mkdir()
+    result = run("--count", "1", "--seeds", "1", "--out", str(tmp_path), "--jobs", "1")
+    directory = tmp_path / "twaalven-1.txt"
+    assert (result.exit_code, result.output) == (2, f"Error: {directory} is a directory; give a file name\n")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    with read_only(locked):
+        result = run("--count", "1", "--seeds", "1", "--out", str(locked), "--jobs", "1", "--pictures")
+    assert result.exit_code == 2 and result.output.startswith(f"Error: cannot write {locked / 'twaalven-1.txt'}: ")
+    assert len(result.output.splitlines()) == 1 and os.listdir(locked) == []
 
 
 def test_same_request_same_files(tmp_path):
