@@ -25,7 +25,7 @@ from functools import lru_cache
 from .cards import shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError
 from .lines import replay  # noqa: F401  (part of each game's rules)
-from .text import NUMBER, amount, parse_number
+from .text import NUMBER, amount, named_lines, parse_number
 
 NAME = "the-game"
 TITLE = "The Game"
@@ -384,35 +384,13 @@ FIELD_USAGE = {
     "cards": "cards: 2-99",
     "hand-size": "hand-size: 8",
 }
-_HAND = re.compile(rf"^hand\s+({NUMBER})$")
 
 
 def parse(text: str, players: int | None = None, expert: bool = False, smaller_hand: bool = False,
           make: type = Position) -> Position:
     """A deal or position from text (see the module docstring of `format_position`); `make`
     builds it (a variant passes its own Position with its extra fields bound)."""
-    fields: dict[str, tuple[str, int]] = {}
-    hands: dict[int, tuple[str, int]] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        name, colon, value = line.partition(":")
-        name = " ".join(name.lower().split())
-        if not colon:
-            raise ParseError(f"{line!r} is not a 'name: value' line (hand 1:, draw:, piles:, ...)", number)
-        match = _HAND.match(name)
-        target = hands if match else fields
-        key = int(match.group(1)) if match else name
-        if not match and name not in FIELD_USAGE:
-            raise ParseError(f"unknown line {name!r}; expected 'hand N:' or one of {', '.join(FIELD_USAGE)}", number)
-        if key in target:
-            raise ParseError(f"a second {name!r} line (first on line {target[key][1]})", number)
-        target[key] = (value.strip(), number)
-    if not hands:
-        raise ParseError("no 'hand 1:' line")
-    if sorted(hands) != list(range(1, len(hands) + 1)):
-        raise ParseError(f"hands numbered {sorted(hands)}; they must be 1 to {len(hands)}")
+    fields, hands = named_lines(text, FIELD_USAGE)
     if players is not None and players != len(hands):
         raise ParseError(f"{len(hands)} hand lines but --players {players}")
     seen: dict[int, int] = {}

@@ -191,7 +191,6 @@ class Store:
         if version == 0 and tables:
             raise StoreError(f"{self.path}: an SQLite database, but not a winnable results database")
         if version == 0 and not read_only:
-            self.db.execute("PRAGMA journal_mode=WAL")
             self.db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
             version = SCHEMA_VERSION
         if version != SCHEMA_VERSION:
@@ -201,7 +200,7 @@ class Store:
             raise StoreError(f"{self.path}: not a results database (no table deals with the columns "
                              f"{', '.join(Row._fields)})")
         if not read_only:
-            self.db.execute("PRAGMA journal_mode=WAL")  # set when created; a copy may have lost it
+            self.db.execute("PRAGMA journal_mode=WAL")  # kept in the file, but a copy may have lost it
             self.db.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a crash still keeps every commit
 
     def close(self) -> None:
