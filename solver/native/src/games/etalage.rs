@@ -503,41 +503,82 @@ impl State {
             return sure_pick(self.display, self.pickers(), focus, cooperative);
         }
         // the last trick's order follows from the cards left, whoever leads it
-        let mut last = *self;
         let n = self.players as usize;
+        let mut last = [0; MAX_PLAYERS];
         for p in 0..n {
-            last.trick[(p + n - self.leader as usize) % n] = self.hands[p].trailing_zeros() as u8;
+            last[(p + n - self.leader as usize) % n] = self.hands[p].trailing_zeros() as u8;
         }
-        last.set_order();
-        self.picks_before_last(focus, cooperative, &last.order[..last.order_len as usize], alpha, beta, 0)
+        let trick = self.trick[..n].iter().fold(0, |cards, &card| cards | 1 << card);
+        let ending = Ending {
+            players: n,
+            order: self.order,
+            order_len: self.order_len as usize,
+            focus,
+            cooperative,
+            before_last: pickers_before(&last[..n], self.leader, focus),
+            shown: std::array::from_fn(|colour| colour_points(self.display, colour)),
+            played: std::array::from_fn(|colour| colour_points(trick, colour)),
+        };
+        ending.value(self.display, self.picked as usize, alpha, beta, 0)
     }
+}
 
-    /// The value of the distribution before the last trick, by alpha-beta over its picks (in
-    /// runs, increasing colours only: see `next_floor`), then the last distribution (its
-    /// pickers `last_order`) from what they leave.
-    fn picks_before_last(&self, focus: u8, cooperative: bool, last_order: &[u8], alpha: i32, beta: i32, floor: usize) -> i32 {
-        if self.picked >= self.order_len || self.display == 0 {
-            let trick = self.trick[..self.players as usize].iter().fold(0, |cards, &card| cards | 1 << card);
-            return sure_pick(self.display | trick, last_order, focus, cooperative);
+/// The distribution before the last trick, whose picks `State::endgame` searches, and the last
+/// distribution, which has a closed form: this trick's cards join what the pickers leave, and
+/// the last trick's pickers (known from the cards left) take from that.
+struct Ending {
+    players: usize,
+    /// This distribution's pickers in order.
+    order: [u8; MAX_PLAYERS],
+    order_len: usize,
+    focus: u8,
+    cooperative: bool,
+    /// How many pick before the focus player in the last distribution (None: they pick nothing).
+    before_last: Option<usize>,
+    /// Each colour's total in the display and in this trick's cards.
+    shown: [i32; MAX_PLAYERS],
+    played: [i32; MAX_PLAYERS],
+}
+
+impl Ending {
+    /// What the focus player still takes when `picked` players have picked and left `display`:
+    /// fail-soft alpha-beta over the picks (in runs, increasing colours only, as
+    /// `State::next_floor` rules), then the last distribution.
+    fn value(&self, display: u64, picked: usize, alpha: i32, beta: i32, floor: usize) -> i32 {
+        if picked >= self.order_len || display == 0 {
+            return self.last_pick(display);
         }
-        let mover = self.mover();
-        let mut window = Window::new(cooperative || mover == focus, alpha, beta);
-        for colour in floor..self.players as usize {
-            let taken = self.display & colour_mask(colour);
-            if taken == 0 {
+        let mover = self.order[picked];
+        let next = (picked + 1 < self.order_len).then(|| self.order[picked + 1]);
+        let mut window = Window::new(self.cooperative || mover == self.focus, alpha, beta);
+        for colour in floor..self.players {
+            if display & colour_mask(colour) == 0 {
                 continue;
             }
-            let Some(next_floor) = self.next_floor(focus, colour) else { continue };
-            let mut s = *self;
-            s.display &= !taken;
-            s.picked += 1;
-            let gain = if mover == focus { colour_points(taken, colour) } else { 0 };
-            let v = gain + s.picks_before_last(focus, cooperative, last_order, window.alpha - gain, window.beta - gain, next_floor);
+            let left = display & !colour_mask(colour);
+            let next_floor = if mover == self.focus || next.is_none_or(|p| p == self.focus) || left == 0 {
+                0
+            } else if left >> ((colour + 1) * TOP as usize) == 0 {
+                continue;
+            } else {
+                colour + 1
+            };
+            let gain = if mover == self.focus { self.shown[colour] } else { 0 };
+            let v = gain + self.value(left, picked + 1, window.alpha - gain, window.beta - gain, next_floor);
             if window.take(v) {
                 break;
             }
         }
         window.best
+    }
+
+    /// What the focus player takes in the last distribution when this one leaves `display`.
+    fn last_pick(&self, display: u64) -> i32 {
+        let Some(before) = self.before_last else { return 0 };
+        let totals = std::array::from_fn(|colour| {
+            self.played[colour] + if display & colour_mask(colour) != 0 { self.shown[colour] } else { 0 }
+        });
+        Ranked::of_totals(totals).sure_pick(before, self.cooperative)
     }
 }
 
@@ -560,9 +601,13 @@ struct Ranked {
 
 impl Ranked {
     fn new(display: u64) -> Self {
+        Ranked::of_totals(std::array::from_fn(|colour| colour_points(display, colour)))
+    }
+
+    /// Colour totals (0 for a colour not present) ranked.
+    fn of_totals(colour_totals: [i32; MAX_PLAYERS]) -> Self {
         let mut ranked = Ranked { totals: [0; MAX_PLAYERS], present: 0 };
-        for colour in 0..MAX_PLAYERS {
-            let total = colour_points(display, colour);
+        for total in colour_totals {
             if total == 0 {
                 continue;
             }
@@ -741,7 +786,7 @@ pub struct Answer {
 
 const INF: i32 = 1 << 20;
 
-/// A node of the small table-free alpha-beta searches (`State::picks_before_last`,
+/// A node of the small table-free alpha-beta searches (`Ending::value`,
 /// `Solver::trick_floor`): the best of its children so far and its window, fail-soft.
 struct Window {
     maximise: bool,
