@@ -252,7 +252,7 @@ def test_fewer_cards_on_display_never_raise_a_guarantee_or_a_cooperative_best():
         fewer = tuple(c for c in pos.display if rng.random() < 0.5)
         smaller = replace(pos, display=fewer).settled()
         for player in range(1, players + 1):
-            guaranteed, best = e.values(pos, player)
-            assert e.values(smaller, player)[0] <= guaranteed and e.values(smaller, player)[1] <= best
+            (guaranteed, best), (fewer_guaranteed, fewer_best) = e.values(pos, player), e.values(smaller, player)
+            assert fewer_guaranteed <= guaranteed and fewer_best <= best, (player, e.format_position(pos), fewer)
         checked += fewer != pos.display
     assert checked >= 30
