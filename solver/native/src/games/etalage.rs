@@ -264,6 +264,16 @@ impl State {
         self.picked = 0;
     }
 
+    /// During a distribution: the next trick's start as if the pickers had emptied the display,
+    /// so that only this trick's cards are on display (the leader is the same whatever they
+    /// pick).
+    fn cleared(&self) -> State {
+        let mut next = *self;
+        next.display = 0;
+        next.settle();
+        next
+    }
+
     /// The position after a legal move, and the points the mover took.
     pub fn apply(&self, mv: u8) -> (State, i32) {
         let mut s = *self;
@@ -508,7 +518,7 @@ impl State {
         for p in 0..n {
             last[(p + n - self.leader as usize) % n] = self.hands[p].trailing_zeros() as u8;
         }
-        let trick = self.trick[..n].iter().fold(0, |cards, &card| cards | 1 << card);
+        let trick = self.cleared().display;
         let ending = Ending {
             players: n,
             order: self.order,
@@ -913,10 +923,10 @@ impl<'a> Solver<'a> {
         if s.hands[0] == 0 {
             return 0; // the last trick's distribution
         }
-        let trick = s.trick[..n].iter().fold(0, |cards, &card| cards | 1 << card);
+        let next = s.cleared();
         let (mut sure, mut takeable, mut present) = (0, 0, 0);
         for colour in 0..n {
-            let (played, shown) = (colour_points(trick, colour), colour_points(s.display, colour));
+            let (played, shown) = (colour_points(next.display, colour), colour_points(s.display, colour));
             present += (shown > 0) as usize;
             if played >= need {
                 sure += 1;
@@ -926,11 +936,6 @@ impl<'a> Solver<'a> {
         }
         let taken = s.pickers().len().min(present);
         let ranked = Ranked { totals: [need; MAX_PLAYERS], present: sure + takeable - takeable.min(taken) };
-        let mut next = *s;
-        next.leader = s.order[0];
-        next.trick_len = 0;
-        next.order_len = 0;
-        next.picked = 0;
         let mut cards = [0; MAX_PLAYERS];
         if self.trick_floor(&next, &ranked, &mut cards, 0, need - 1, need) >= need {
             need
@@ -940,20 +945,16 @@ impl<'a> Solver<'a> {
     }
 
     /// During a distribution in `s`: at least `beta` (a cut) when the focus player is sure of
-    /// it with the display's cards thrown away (their sure pick now, then the rest of the game
+    /// it with the display's cards thrown away (their sure pick now, `now`, then the rest of the game
     /// from the next trick with only this trick's cards on display), else 0. A lower bound
     /// because more cards on display never hurt the focus player: whatever the others pick
     /// from a larger display leaves a display at least as large as some pick from the smaller
     /// one would, and the focus player's picks only grow; the leader does not depend on it.
-    fn cleared_cut(&mut self, s: &State, beta: i32, depth: usize) -> i32 {
+    fn cleared_cut(&mut self, s: &State, now: i32, beta: i32, depth: usize) -> i32 {
         if s.hands[0] == 0 {
             return 0;
         }
-        let now = sure_pick(s.display, s.pickers(), self.focus, self.cooperative);
-        let mut cleared = *s;
-        cleared.display = 0;
-        cleared.settle();
-        let v = now + self.search(&cleared, beta - now - 1, beta - now, depth + 1, 0);
+        let v = now + self.search(&s.cleared(), beta - now - 1, beta - now, depth + 1, 0);
         if v >= beta && !self.watch.stopped {
             v
         } else {
@@ -1035,8 +1036,9 @@ impl<'a> Solver<'a> {
         if upper == 0 || upper <= alpha {
             return upper;
         }
+        // what the focus player is sure of in the distribution under way
+        let now = if s.distributing() { sure_pick(s.display, s.pickers(), self.focus, self.cooperative) } else { 0 };
         let mut lower = if s.distributing() {
-            let now = sure_pick(s.display, s.pickers(), self.focus, self.cooperative);
             if !self.cooperative && s.picked == 0 && now < beta {
                 now + self.next_trick_floor(s, beta - now)
             } else {
@@ -1073,7 +1075,7 @@ impl<'a> Solver<'a> {
             }
         }
         if !self.cooperative && s.distributing() && s.picked == 0 {
-            lower = lower.max(self.cleared_cut(s, beta, depth));
+            lower = lower.max(self.cleared_cut(s, now, beta, depth));
             if lower >= beta {
                 return lower;
             }
