@@ -945,8 +945,8 @@ impl<'a> Solver<'a> {
     }
 
     /// During a distribution in `s`: at least `beta` (a cut) when the focus player is sure of
-    /// it with the display's cards thrown away (their sure pick now, `now`, then the rest of the game
-    /// from the next trick with only this trick's cards on display), else 0. A lower bound
+    /// it with the display's cards thrown away (their sure pick now, `now`, then the rest of the
+    /// game from the next trick with only this trick's cards on display), else 0. A lower bound
     /// because more cards on display never hurt the focus player: whatever the others pick
     /// from a larger display leaves a display at least as large as some pick from the smaller
     /// one would, and the focus player's picks only grow; the leader does not depend on it.
