@@ -381,25 +381,35 @@ def batches(items: Iterable, size: int) -> Iterator[list]:
 # A survey: plan the missing seeds, solve them, store the rows.
 
 
+#: A resumed survey reads which seeds are stored this many at a time, so its memory does not grow
+#: with the range.
+STORED_WINDOW = 1 << 16
+
+
 @dataclass(frozen=True)
 class Pending:
     """The seeds of a range that a (resumed) survey must solve, ascending: read one at a time, as
     a range may hold more seeds than memory, and counted without reading them."""
 
+    store: Store
+    game: str
+    variant: str
     seeds: range
-    done: set[int]  # the seeds of the range stored already
-
-    @property
-    def count(self) -> int:
-        return self.seeds.stop - self.seeds.start - len(self.done)
+    retry_unknown: bool
+    count: int
 
     def __iter__(self) -> Iterator[int]:
-        return (seed for seed in self.seeds if seed not in self.done)
+        for start in range(self.seeds.start, self.seeds.stop, STORED_WINDOW):
+            window = range(start, min(start + STORED_WINDOW, self.seeds.stop))
+            done = self.store.done(self.game, self.variant, window, self.retry_unknown)
+            yield from (seed for seed in window if seed not in done)
 
 
 def pending(store: Store, game: str, variant: str, seeds: range, retry_unknown: bool = False) -> Pending:
     """The seeds of the range not stored yet (with `retry_unknown`: or stored as unknown)."""
-    return Pending(seeds, store.done(game, variant, seeds, retry_unknown))
+    stored = store.summary(game, variant, seeds)
+    done = stored.deals - (stored.verdicts[UNKNOWN] if retry_unknown else 0)
+    return Pending(store, game, variant, seeds, retry_unknown, seeds.stop - seeds.start - done)
 
 
 def tasks(game: str, variant: str, todo: Pending, budget: tuple, jobs: int) -> Iterator[tuple]:

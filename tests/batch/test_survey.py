@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from cli.batch import survey
 from solver.batch import survey as surveying
 from solver.registry import game
-from solver.result import Budget
+from solver.result import UNKNOWN, WINNABLE, Budget
 from solver.batch.survey import Row, Store, seed_range, wilson
 from tests.conftest import memory_limit, read_only
 
@@ -164,9 +164,6 @@ def test_json_summary_has_the_documented_shape_and_a_rerun_solves_nothing(tmp_pa
 
 
 def test_rows_received_before_an_interrupt_are_committed(tmp_path):
-    todo = surveying.Pending(range(1, 100), set())
-    work = list(surveying.tasks("twaalven", "", todo, (30.0, 0), jobs=1))
-
     def two_chunks_then_ctrl_c(function, tasks, ordered=False):
         tasks = iter(tasks)
         yield function(next(tasks))
@@ -174,11 +171,31 @@ def test_rows_received_before_an_interrupt_are_committed(tmp_path):
         raise KeyboardInterrupt
 
     with Store(str(tmp_path / "r.sqlite")) as store:
+        todo = surveying.pending(store, "twaalven", "", range(1, 100))
+        work = list(surveying.tasks("twaalven", "", todo, (30.0, 0), jobs=1))
         with pytest.raises(KeyboardInterrupt):
             surveying.run(store, "twaalven", "", todo, two_chunks_then_ctrl_c)
         assert sorted(row.seed for row in store.rows()) == [*work[0][2], *work[1][2]]
         left = surveying.pending(store, "twaalven", "", range(1, 100))
-        assert left.count == 99 - len(work[0][2]) * 2 and list(left) == list(todo)[len(work[0][2]) * 2:]
+        first_left = 1 + 2 * len(work[0][2])
+        assert left.count == 100 - first_left and list(left) == list(range(first_left, 100))
+
+
+def test_a_resumed_range_is_read_a_window_at_a_time_and_skips_exactly_the_stored_seeds(tmp_path, monkeypatch):
+    monkeypatch.setattr(surveying, "STORED_WINDOW", 10)
+    stored = {3, 9, 10, 11, 20, 21, 35, 44}
+    unknown = {10, 35}
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        store.add([Row("twaalven", "", seed, UNKNOWN if seed in unknown else WINNABLE, "", None, 1, 0.1, "dfs", "")
+                   for seed in sorted(stored)])
+        reads = []
+        done = store.done
+        monkeypatch.setattr(store, "done", lambda *args: reads.append(args[2]) or done(*args))
+        todo = surveying.pending(store, "twaalven", "", range(5, 45))
+        assert todo.count == 40 - 7 and list(todo) == [s for s in range(5, 45) if s not in stored]
+        assert reads == [range(5, 15), range(15, 25), range(25, 35), range(35, 45)]
+        retry = surveying.pending(store, "twaalven", "", range(5, 45), retry_unknown=True)
+        assert retry.count == 40 - 5 and list(retry) == [s for s in range(5, 45) if s not in stored - unknown]
 
 
 def test_kill_9_at_a_random_moment_then_resume_loses_and_duplicates_nothing(tmp_path, clean):
@@ -318,7 +335,8 @@ def test_a_variant_survey_is_stored_beside_the_standard_rules(tmp_path):
 def test_a_variant_the_game_does_not_have_is_refused(tmp_path):
     with Store(str(tmp_path / "r.sqlite")) as store, surveying.workers(1) as run_tasks:
         with pytest.raises(ValueError, match="'players=3' is not a variant of twaalven"):
-            surveying.run(store, "twaalven", "players=3", surveying.Pending(range(1, 2), set()), run_tasks)
+            surveying.run(store, "twaalven", "players=3", surveying.pending(store, "twaalven", "players=3", range(1, 2)),
+                          run_tasks)
 
 
 def test_survey_on_a_local_dask_cluster_stores_the_same_rows(tmp_path):
