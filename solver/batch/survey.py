@@ -13,11 +13,13 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import queue
 import signal
 import sqlite3
 import threading
 import time
 import urllib.parse
+from collections import deque
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
@@ -33,8 +35,8 @@ MAX_SEED = 2**63 - 1
 SCHEMA_VERSION = 1
 COMMIT_EVERY = 0.25  # seconds between transactions while results stream in
 CHUNK = 64  # deals per task handed to a worker, at most
-#: Tasks handed to the workers at a time, per worker: Pool.imap would read every task of a range
-#: at once, and a range may hold more seeds than memory.
+#: Tasks handed to the workers and not yet done, at most, per worker: Pool.imap would read every
+#: task of a range at once, and a range may hold more seeds than memory.
 WINDOW = 64
 CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
 
@@ -333,13 +335,36 @@ def workers(jobs: int, cluster: str | None = None) -> Iterator[Mapper]:
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         pool = multiprocessing.get_context(method).Pool(jobs, initializer=_worker_start)
         try:
-            yield lambda function, tasks, ordered=False: (
-                result for window in batches(tasks, WINDOW * jobs)
-                for result in (pool.imap if ordered else pool.imap_unordered)(function, window)
-            )
+            yield lambda function, tasks, ordered=False: _as_they_end(pool, function, tasks, WINDOW * jobs, ordered)
         finally:
             pool.terminate()
             pool.join()
+
+
+def _as_they_end(pool, function: Callable, tasks: Iterable, limit: int, ordered: bool) -> Iterator:
+    """function(task) for each task on `pool`, in the order of `tasks` if `ordered`. At most
+    `limit` tasks are handed out at a time, and another as each one ends, so no worker waits for
+    the slowest task of a batch (as workers did when tasks were handed out a window at a time)."""
+    tasks = iter(tasks)
+    ended = queue.SimpleQueue()  # unordered: each task's result or error, as it ends
+    callbacks = {} if ordered else {"callback": ended.put, "error_callback": ended.put}
+    handed_out = deque()
+
+    def hand_out() -> None:
+        for task in islice(tasks, limit - len(handed_out)):
+            handed_out.append(pool.apply_async(function, (task,), **callbacks))
+
+    hand_out()
+    while handed_out:
+        if ordered:
+            result = handed_out.popleft().get()  # a task's error is raised here
+        else:
+            result = ended.get()
+            handed_out.pop()  # which one does not matter: only how many are out counts
+            if isinstance(result, BaseException):
+                raise result
+        yield result
+        hand_out()
 
 
 @contextmanager

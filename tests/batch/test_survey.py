@@ -198,6 +198,48 @@ def test_a_resumed_range_is_read_a_window_at_a_time_and_skips_exactly_the_stored
         assert retry.count == 40 - 5 and list(retry) == [s for s in range(5, 45) if s not in stored - unknown]
 
 
+def wait_then_echo(task):
+    """A worker task: returns a whole number at once; sleeps the seconds a float gives, or waits
+    (up to 10 s) for the file a Path names, and returns "slow"."""
+    if isinstance(task, int):
+        return task
+    if isinstance(task, float):
+        time.sleep(task)
+        return "slow"
+    deadline = time.monotonic() + 10
+    while not task.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return "slow"
+
+
+def test_workers_take_the_next_task_as_each_ends_not_a_window_at_a_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(surveying, "WINDOW", 1)  # two tasks out at a time with two workers
+    flag = tmp_path / "go"
+    seen = []
+    with surveying.workers(2) as run_tasks:
+        for result in run_tasks(wait_then_echo, [flag, *range(8)]):
+            seen.append(result)
+            if len(seen) == 8:
+                flag.touch()  # the slow task ends only now: the other worker did the rest first
+    assert seen == [*range(8), "slow"]
+
+
+def test_ordered_results_keep_the_order_of_the_tasks_when_the_first_ends_last(monkeypatch):
+    monkeypatch.setattr(surveying, "WINDOW", 1)
+    with surveying.workers(2) as run_tasks:
+        assert list(run_tasks(wait_then_echo, [0.3, *range(8)], ordered=True)) == ["slow", *range(8)]
+
+
+def refuse(task):
+    raise ValueError(f"task {task} refused")
+
+
+@pytest.mark.parametrize("ordered", [False, True])
+def test_a_workers_error_reaches_the_caller(ordered):
+    with surveying.workers(2) as run_tasks, pytest.raises(ValueError, match="task 1 refused"):
+        list(run_tasks(refuse, [1], ordered=ordered))
+
+
 def test_kill_9_at_a_random_moment_then_resume_loses_and_duplicates_nothing(tmp_path, clean):
     db = tmp_path / "r.sqlite"
     process = start_survey(db)
