@@ -156,6 +156,8 @@ class Store:
             raise StoreError(f"{path}: no such results database")
         if read_only and not os.access(path, os.R_OK):
             raise StoreError(f"{path}: cannot read it")
+        if read_only:
+            self._check_log_readable()
         if not read_only:
             self._check_writable()
         # A URI, so that the path is quoted ('#', '?' and '%' are a file name's own) and absolute
@@ -185,6 +187,17 @@ class Store:
             raise StoreError(f"{self.path}: cannot write to it (read-only)")
         if not os.access(folder, os.W_OK | os.X_OK):
             raise StoreError(f"{self.path}: cannot write in its directory {folder} (a survey keeps a log beside it)")
+
+    def _check_log_readable(self) -> None:
+        """StoreError if a survey's write-ahead log lies beside the database without its index
+        (-shm), which SQLite must make before it can read the log, where nothing can be written
+        (SQLite would only say "unable to open database file")."""
+        folder, name = os.path.split(os.path.abspath(self.path))
+        log, index = f"{self.path}-wal", f"{self.path}-shm"
+        if os.path.exists(log) and not os.path.exists(index) and not os.access(folder, os.W_OK | os.X_OK):
+            raise StoreError(f"{self.path}: its write-ahead log {name}-wal has no index {name}-shm beside it, "
+                             f"and SQLite cannot make one in the read-only directory {folder}; copy both files "
+                             "to a writable directory and read the copy")
 
     def _open(self, read_only: bool) -> None:
         """Checks the schema (writing nothing) and, on a new database to be written, creates it."""

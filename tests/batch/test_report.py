@@ -124,6 +124,26 @@ def test_reading_leaves_nothing_beside_the_database_and_needs_no_write_access(db
     assert [group["game"] for group in json.loads(result.stdout)["groups"]] == ["new", "other", "twaalven"]
 
 
+def test_a_log_without_its_index_in_a_read_only_directory_is_one_error_line(db, tmp_path):
+    folder = tmp_path / "results"
+    folder.mkdir()
+    path = folder / "r.sqlite"
+    shutil.copy(db, path)
+    with Store(str(path)) as writer:  # a survey's rows still in its log, then the log copied alone
+        writer.add([Row("new", "", 1, "winnable", "", None, 1, 0.5, "dfs", "")])
+        shutil.copy(f"{path}-wal", tmp_path / "log")
+    shutil.copy(tmp_path / "log", f"{path}-wal")
+    before = sorted(os.listdir(folder))
+    with read_only(folder):
+        result = CliRunner().invoke(report, [str(path)])
+    assert (result.exit_code, result.output) == (
+        2, f"Error: {path}: its write-ahead log r.sqlite-wal has no index r.sqlite-shm beside it, and SQLite cannot "
+           f"make one in the read-only directory {folder}; copy both files to a writable directory and read the copy\n")
+    assert sorted(os.listdir(folder)) == before == ["r.sqlite", "r.sqlite-wal"]
+    result = CliRunner().invoke(report, [str(path), "--json"])  # writable again: the log's rows are read
+    assert "new" in [group["game"] for group in json.loads(result.stdout)["groups"]]
+
+
 def test_percentile_is_nearest_rank():
     values = [float(v) for v in range(1, 101)]
     assert [percentile(values, s) for s in (0, 0.5, 0.9, 0.99, 1)] == [1, 51, 90, 99, 100]
