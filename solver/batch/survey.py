@@ -158,7 +158,7 @@ class Store:
             raise StoreError(f"{path}: cannot read it")
         if read_only:
             self._check_log_readable()
-        if not read_only:
+        else:
             self._check_writable()
         # A URI, so that the path is quoted ('#', '?' and '%' are a file name's own) and absolute
         # (a file named ':memory:' is a file).
@@ -426,8 +426,9 @@ STORED_WINDOW = 1 << 16
 
 @dataclass(frozen=True)
 class Pending:
-    """The seeds of a range that a (resumed) survey must solve, ascending: read one at a time, as
-    a range may hold more seeds than memory, and counted without reading them."""
+    """The seeds of a range that a (resumed) survey must solve, ascending: read as they are
+    needed (a range may hold more seeds than memory), the stored ones asked for a window of the
+    range at a time, and counted by the database."""
 
     store: Store
     game: str
