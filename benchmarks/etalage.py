@@ -1,14 +1,15 @@
 """Etalage: how often each player's guaranteed score is proven exact within the time limit, as a table.
 
     python benchmarks/etalage.py --players 3 --seeds 1-100 --time-limit 60 [--values 10] [--cooperative]
-    python benchmarks/etalage.py --players 5 --seeds 1-40 --from-trick 5 --time-limit 10
+    python benchmarks/etalage.py --players 5 --seeds 1-40 --from-trick 5 --time-limit 10 [--along]
 
 Each seeded deal is played by a greedy player (every player plays their highest card and picks
 the colour worth most) up to the start of trick `--from-trick` (1: the deal itself); then every
 player's guaranteed score is searched, the players sharing the time limit as `solve` shares
 it (an equal share each, then the searches still open share what is left). With
 `--cooperative` each player's cooperative best is searched after it, with a time limit of its
-own. Shares carry Wilson 95% intervals; the mean guarantees by seat are over the positions
+own. With `--along` every position of the greedy game from there on (after each card and each
+pick) is one position of the table, not only the trick's start. Shares carry Wilson 95% intervals; the mean guarantees by seat are over the positions
 whose guarantees were all proven (seat 1 leads the first trick of a deal).
 """
 
@@ -48,6 +49,13 @@ def start_of_trick(deal, trick: int):
     return position
 
 
+def along(position):
+    """`position` and every position after it in the game the greedy player plays on from it."""
+    while position.legal_moves():
+        yield position
+        position = position.apply(greedy(position))
+
+
 def share(count: int, total: int) -> str:
     low, high = wilson(count, total)
     return f"{count}/{total} = {100 * count / total:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
@@ -61,6 +69,9 @@ def main() -> None:
     parser.add_argument("--from-trick", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--cooperative", action="store_true")
+    parser.add_argument("--along", action="store_true",
+                        help="every position of the greedy game from the trick's start on (each card and "
+                             "pick), not only the start")
     parser.add_argument("--threads", type=int, default=parallel.search_threads,
                         help="search threads: searches side by side, spare ones helping (default: the usable cores)")
     args = parser.parse_args()
@@ -72,8 +83,9 @@ def main() -> None:
     by_seat: list[list[int]] = [[] for _ in range(args.players)]
     helped = helped_exact = more = 0
     open_values = []  # the guarantees left as bounds
-    for seed in args.seeds:
-        position = start_of_trick(rules.deal(seed, players=args.players, values=args.values), args.from_trick)
+    starts = ((seed, start_of_trick(rules.deal(seed, players=args.players, values=args.values), args.from_trick))
+              for seed in args.seeds)
+    for seed, position in ((seed, p) for seed, start in starts for p in (along(start) if args.along else [start])):
         budget, started = Budget(args.time_limit), time.perf_counter()
         players = range(1, args.players + 1)
         found = engine.values(position, [(player, False) for player in players], budget)
@@ -103,7 +115,8 @@ def main() -> None:
     seconds.sort()
     rows = [
         ("game", f"{rules.TITLE}, {args.players} players, values 1-{args.values}, from trick {args.from_trick}"),
-        ("positions", f"seeds {args.seeds.start}-{args.seeds.stop - 1} ({count}), time limit {args.time_limit} s, "
+        ("positions", f"seeds {args.seeds.start}-{args.seeds.stop - 1} ({count}{', every move on' if args.along else ''}), "
+                      f"time limit {args.time_limit} s, "
                       f"{args.threads} thread{'s' if args.threads > 1 else ''}"),
         ("every guarantee exact", share(exact, count)),
         *seconds_rows(seconds, slowest[1]),

@@ -95,7 +95,10 @@ class MoveValue(MoveVerdict):
     WORDS = {KEEPS: "best", LOSES: "loses points", UNKNOWN: "unknown"}
 
     def line(self, objective: Objective | None = None) -> str:
-        text = f"{str(self.move):10} {self.WORDS[self.verdict]:13}"
+        # a card or pick ('7G', 'pick R'), or along a game record an event, which names the
+        # player and a pick's cards ('player 4 picks R: 4R 5R')
+        width = 28 if isinstance(self.move, rules.Event) else 10
+        text = f"{str(self.move):{width}} {self.WORDS[self.verdict]:13}"
         if self.value is not None:
             text += " guaranteed " + (str(self.value) if self.value == self.bound else f"{self.value}..{self.bound}")
         return text + (f"  ({self.reason})" if self.reason else "")
