@@ -9,8 +9,9 @@ player's guaranteed score is searched, the players sharing the time limit as `so
 it (an equal share each, then the searches still open share what is left). With
 `--cooperative` each player's cooperative best is searched after it, with a time limit of its
 own. With `--along` every position of the greedy game from there on (after each card and each
-pick) is one position of the table, not only the trick's start. Shares carry Wilson 95% intervals; the mean guarantees by seat are over the positions
-whose guarantees were all proven (seat 1 leads the first trick of a deal).
+pick) is one position of the table, not only the trick's start. Shares carry Wilson 95%
+intervals; the mean guarantees by seat are over the positions whose guarantees were all proven
+(seat 1 leads the first trick of a deal).
 """
 
 from __future__ import annotations
@@ -56,6 +57,14 @@ def along(position):
         position = position.apply(greedy(position))
 
 
+def positions(args):
+    """(seed, position) for each position measured: each deal's start of trick `--from-trick`,
+    and with `--along` every position of the greedy game after it."""
+    for seed in args.seeds:
+        start = start_of_trick(rules.deal(seed, players=args.players, values=args.values), args.from_trick)
+        yield from ((seed, position) for position in (along(start) if args.along else [start]))
+
+
 def share(count: int, total: int) -> str:
     low, high = wilson(count, total)
     return f"{count}/{total} = {100 * count / total:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
@@ -83,9 +92,7 @@ def main() -> None:
     by_seat: list[list[int]] = [[] for _ in range(args.players)]
     helped = helped_exact = more = 0
     open_values = []  # the guarantees left as bounds
-    starts = ((seed, start_of_trick(rules.deal(seed, players=args.players, values=args.values), args.from_trick))
-              for seed in args.seeds)
-    for seed, position in ((seed, p) for seed, start in starts for p in (along(start) if args.along else [start])):
+    for seed, position in positions(args):
         budget, started = Budget(args.time_limit), time.perf_counter()
         players = range(1, args.players + 1)
         found = engine.values(position, [(player, False) for player in players], budget)
@@ -115,8 +122,8 @@ def main() -> None:
     seconds.sort()
     rows = [
         ("game", f"{rules.TITLE}, {args.players} players, values 1-{args.values}, from trick {args.from_trick}"),
-        ("positions", f"seeds {args.seeds.start}-{args.seeds.stop - 1} ({count}{', every move on' if args.along else ''}), "
-                      f"time limit {args.time_limit} s, "
+        ("positions", f"seeds {args.seeds.start}-{args.seeds.stop - 1} "
+                      f"({count}{', every move on' if args.along else ''}), time limit {args.time_limit} s, "
                       f"{args.threads} thread{'s' if args.threads > 1 else ''}"),
         ("every guarantee exact", share(exact, count)),
         *seconds_rows(seconds, slowest[1]),

@@ -377,8 +377,8 @@ def test_a_variant_survey_is_stored_beside_the_standard_rules(tmp_path):
 def test_a_variant_the_game_does_not_have_is_refused(tmp_path):
     with Store(str(tmp_path / "r.sqlite")) as store, surveying.workers(1) as run_tasks:
         with pytest.raises(ValueError, match="'players=3' is not a variant of twaalven"):
-            surveying.run(store, "twaalven", "players=3", surveying.pending(store, "twaalven", "players=3", range(1, 2)),
-                          run_tasks)
+            todo = surveying.pending(store, "twaalven", "players=3", range(1, 2))
+            surveying.run(store, "twaalven", "players=3", todo, run_tasks)
 
 
 def test_survey_on_a_local_dask_cluster_stores_the_same_rows(tmp_path):
