@@ -29,7 +29,10 @@
 //!   trick: with the floor from the last two cards on, 2.4 times as fast as without; from the
 //!   last three, 3.5 times; from every card, fewer nodes again and as fast). From a
 //!   distribution, the next trick's floor whatever is picked (`next_trick_floor`) cuts before
-//!   the picks are searched one by one.
+//!   the picks are searched one by one. In the trick before the last, whose cards decide the
+//!   last trick's, the floor adds what the focus player is sure of there (`last_trick_floor`;
+//!   measured: 6 players from the 6th trick 0.47 times the nodes and 1.8 times as fast, 6
+//!   players from the 5th trick 0.53 to 0.73 times the nodes of three hard tests).
 //! - Null-window searches that need only a few points more (`NEED_KEYED`) are also keyed with
 //!   the display seen through its colours' totals capped at that need (`State::need_key`), which
 //!   merges positions whose displays differ in cards but not in the answer.
@@ -877,12 +880,15 @@ impl<'a> Solver<'a> {
     /// What the focus player is sure to take (`sure_pick`) in the distribution of the trick
     /// under way in `s`, after its cards `trick[..len]` (those of `s` and maybe more), with the
     /// rest of the trick played best for each side: fail-soft alpha-beta in the window `alpha`,
-    /// `beta` over the cards still to be played (the display is as the distribution finds it).
-    /// A lower bound on what the focus player still takes, and a move-ordering key.
+    /// `beta` over the cards still to be played (the display is as the distribution finds it);
+    /// in the trick before the last, with what they are then sure of in the last trick
+    /// (`last_trick_floor`). A lower bound on what the focus player still takes, and a
+    /// move-ordering key.
     fn trick_floor(&self, s: &State, ranked: &Ranked, trick: &mut [u8; MAX_PLAYERS], len: usize, alpha: i32, beta: i32) -> i32 {
         let n = s.players as usize;
         if len == n {
-            return pickers_before(&trick[..n], s.leader, self.focus).map_or(0, |before| ranked.sure_pick(before, self.cooperative));
+            let now = pickers_before(&trick[..n], s.leader, self.focus).map_or(0, |before| ranked.sure_pick(before, self.cooperative));
+            return now + self.last_trick_floor(s, trick);
         }
         let mover = ((s.leader as usize + len) % n) as u8;
         let mut window = Window::new(self.cooperative || mover == self.focus, alpha, beta);
@@ -896,6 +902,26 @@ impl<'a> Solver<'a> {
             }
         }
         window.best
+    }
+
+    /// When `s` is in the trick before the last and `trick` completes it: what the focus player
+    /// is sure to take in the last trick's distribution, else 0. Each player's other card is
+    /// their last trick's, and this trick's cards will be in the display then (with what its
+    /// pickers leave, which can only add to the colours' totals).
+    #[inline]
+    fn last_trick_floor(&self, s: &State, trick: &[u8; MAX_PLAYERS]) -> i32 {
+        let n = s.players as usize;
+        if s.held().count_ones() as usize + s.trick_len as usize != 2 * n {
+            return 0;
+        }
+        let mut last = [0u8; MAX_PLAYERS];
+        let mut played = 0u64;
+        for (i, &card) in trick[..n].iter().enumerate() {
+            let player = (s.leader as usize + i) % n;
+            last[i] = (s.hands[player] & !(1 << card)).trailing_zeros() as u8;
+            played |= 1 << card;
+        }
+        pickers_before(&last[..n], s.leader, self.focus).map_or(0, |before| Ranked::new(played).sure_pick(before, self.cooperative))
     }
 
     /// The trick floor of `s` when it is at least `beta` (a cut), else 0: a fail-soft value
