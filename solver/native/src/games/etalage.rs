@@ -663,29 +663,28 @@ fn strengths(trick: &[u8]) -> [u8; MAX_PLAYERS] {
 fn pickers_before(trick: &[u8], leader: u8, focus: u8) -> Option<usize> {
     let n = trick.len();
     let own = trick[(focus as usize + n - leader as usize) % n];
+    let cards = trick.iter().fold(0u64, |cards, &card| cards | 1 << card);
+    place(cards, &strengths(trick), own, n)
+}
+
+/// `pickers_before` for the player of `own` in the complete trick `cards` of `players` cards,
+/// whose colours' strengths are `strength` (kept up as `Solver::trick_floor` adds cards).
+#[inline]
+fn place(cards: u64, strength: &[u8; MAX_PLAYERS], own: u8, players: usize) -> Option<usize> {
     let colour = (own / TOP) as usize;
-    // one pass: each colour's strength and cards, and the focus player's colour's higher cards
-    let mut strength = [0u8; MAX_PLAYERS];
-    let mut count = [0u8; MAX_PLAYERS];
-    let mut before = 0;
-    for &card in trick {
-        let c = (card / TOP) as usize;
-        strength[c] += card % TOP + 1;
-        count[c] += 1;
-        before += (c == colour && card > own) as usize;
-    }
-    // the colours at least as strong as the focus player's pick before them, unless two of
-    // them (the focus player's among them) are equally strong: strengths are below 64, so a
-    // bit set finds a repeat
+    // the higher cards of the focus player's colour, and the colours at least as strong as
+    // theirs, pick before them, unless two of those colours (theirs among them) are equally
+    // strong: strengths are below 64, so a bit set finds a repeat
+    let mut before = (cards & colour_mask(colour) & !((2u64 << own) - 1)).count_ones() as usize;
     let level = strength[colour];
     let mut strengths_seen = 1u64 << level;
-    for c in (0..n).filter(|&c| c != colour && strength[c] >= level) {
+    for c in (0..players).filter(|&c| c != colour && strength[c] >= level) {
         let bit = 1u64 << strength[c];
         if strengths_seen & bit != 0 {
             return None; // a tie at or above the focus player's colour
         }
         strengths_seen |= bit;
-        before += count[c] as usize;
+        before += (cards & colour_mask(c)).count_ones() as usize;
     }
     Some(before)
 }
@@ -885,18 +884,32 @@ impl<'a> Solver<'a> {
     /// (`last_trick_floor`). A lower bound on what the focus player still takes, and a
     /// move-ordering key.
     fn trick_floor(&self, s: &State, ranked: &Ranked, trick: &mut [u8; MAX_PLAYERS], len: usize, alpha: i32, beta: i32) -> i32 {
+        let played = trick[..len].iter().fold(0u64, |cards, &card| cards | 1 << card);
+        self.floor_from(s, ranked, trick, len, played, strengths(&trick[..len]), alpha, beta)
+    }
+
+    /// `trick_floor` with the trick's cards so far as a set, `played`, and their colours'
+    /// strengths, kept up card by card (working them out at every complete trick was a third of
+    /// the time).
+    #[allow(clippy::too_many_arguments)]
+    fn floor_from(&self, s: &State, ranked: &Ranked, trick: &mut [u8; MAX_PLAYERS], len: usize, played: u64,
+                  strength: [u8; MAX_PLAYERS], alpha: i32, beta: i32) -> i32 {
         let n = s.players as usize;
         if len == n {
-            let now = pickers_before(&trick[..n], s.leader, self.focus).map_or(0, |before| ranked.sure_pick(before, self.cooperative));
-            return now + self.last_trick_floor(s, trick);
+            let own = trick[(self.focus as usize + n - s.leader as usize) % n];
+            let now = place(played, &strength, own, n).map_or(0, |before| ranked.sure_pick(before, self.cooperative));
+            return now + self.last_trick_floor(s, played);
         }
         let mover = ((s.leader as usize + len) % n) as u8;
         let mut window = Window::new(self.cooperative || mover == self.focus, alpha, beta);
         let mut hand = s.hands[mover as usize];
         while hand != 0 {
-            trick[len] = hand.trailing_zeros() as u8;
+            let card = hand.trailing_zeros() as u8;
             hand &= hand - 1;
-            let v = self.trick_floor(s, ranked, trick, len + 1, window.alpha, window.beta);
+            trick[len] = card;
+            let mut more = strength;
+            more[(card / TOP) as usize] += card % TOP + 1;
+            let v = self.floor_from(s, ranked, trick, len + 1, played | 1 << card, more, window.alpha, window.beta);
             if window.take(v) {
                 break;
             }
@@ -904,24 +917,20 @@ impl<'a> Solver<'a> {
         window.best
     }
 
-    /// When `s` is in the trick before the last and `trick` completes it: what the focus player
-    /// is sure to take in the last trick's distribution, else 0. Each player's other card is
-    /// their last trick's, and this trick's cards will be in the display then (with what its
+    /// When `s` is in the trick before the last and `played` completes it: what the focus
+    /// player is sure to take in the last trick's distribution, else 0. Each player's other card
+    /// is their last trick's, and this trick's cards will be in the display then (with what its
     /// pickers leave, which can only add to the colours' totals).
     #[inline]
-    fn last_trick_floor(&self, s: &State, trick: &[u8; MAX_PLAYERS]) -> i32 {
+    fn last_trick_floor(&self, s: &State, played: u64) -> i32 {
         let n = s.players as usize;
         if s.held().count_ones() as usize + s.trick_len as usize != 2 * n {
             return 0;
         }
-        let mut last = [0u8; MAX_PLAYERS];
-        let mut played = 0u64;
-        for (i, &card) in trick[..n].iter().enumerate() {
-            let player = (s.leader as usize + i) % n;
-            last[i] = (s.hands[player] & !(1 << card)).trailing_zeros() as u8;
-            played |= 1 << card;
-        }
-        pickers_before(&last[..n], s.leader, self.focus).map_or(0, |before| Ranked::new(played).sure_pick(before, self.cooperative))
+        let last = s.held() & !played;
+        let own = (s.hands[self.focus as usize] & !played).trailing_zeros() as u8;
+        let strength = std::array::from_fn(|colour| colour_points(last, colour) as u8);
+        place(last, &strength, own, n).map_or(0, |before| Ranked::new(played).sure_pick(before, self.cooperative))
     }
 
     /// The trick floor of `s` when it is at least `beta` (a cut), else 0: a fail-soft value
