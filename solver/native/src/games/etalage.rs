@@ -913,7 +913,7 @@ pub struct Solver<'a> {
     /// stops it when that search ends. (Reversing every node's moves took 1.1 to 1.3 times the
     /// nodes: the maximiser's first moves mostly cut.)
     reverse_others: bool,
-    /// Direct-mapped: what `placed_within` proved.
+    /// Direct-mapped: what `placed_within` proved (made on first use, see `places`).
     places: Vec<PlaceEntry>,
 }
 
@@ -926,8 +926,18 @@ impl<'a> Solver<'a> {
             cooperative,
             buffers: Vec::new(),
             reverse_others: false,
-            places: vec![PlaceEntry::default(); PLACE_ENTRIES],
+            places: Vec::new(),
         }
+    }
+
+    /// The places proven so far, made on first use: a cooperative search never asks, and
+    /// many searches are too short to be worth 4 MiB.
+    #[inline]
+    fn places(&mut self) -> &mut [PlaceEntry] {
+        if self.places.is_empty() {
+            self.places = vec![PlaceEntry::default(); PLACE_ENTRIES];
+        }
+        &mut self.places
     }
 
     #[inline]
@@ -1048,7 +1058,7 @@ impl<'a> Solver<'a> {
         });
         let slot = key.map(|key| key.slot());
         if let (Some(key), Some(slot)) = (key, slot) {
-            let entry = self.places[slot];
+            let entry = self.places()[slot];
             if entry.key == key {
                 if entry.upper <= within {
                     return true;
@@ -1074,7 +1084,7 @@ impl<'a> Solver<'a> {
             }
         }
         if let (Some(key), Some(slot)) = (key, slot) {
-            let entry = &mut self.places[slot];
+            let entry = &mut self.places()[slot];
             if entry.key != key {
                 *entry = PlaceEntry { key, ..PlaceEntry::default() };
             }
@@ -1120,13 +1130,13 @@ impl<'a> Solver<'a> {
             let question = (need as u32) << 8 | holding as u32;
             let key = PlaceKey { slots, leader: next.leader, len: 0, own: u8::MAX, question };
             let slot = key.slot();
-            match self.places[slot] {
+            match self.places()[slot] {
                 entry if entry.key == key => entry.upper == 0,
                 _ => {
                     let ranked = Ranked { totals: [need; MAX_PLAYERS], present: holding };
                     let sure = self.trick_floor(&next, &ranked, &mut cards, 0, need - 1, need) >= need;
                     let place = if sure { 0 } else { NO_PLACE };
-                    self.places[slot] = PlaceEntry { key, lower: place, upper: place };
+                    self.places()[slot] = PlaceEntry { key, lower: place, upper: place };
                     sure
                 }
             }
