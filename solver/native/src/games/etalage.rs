@@ -1528,6 +1528,33 @@ mod tests {
     }
 
     #[test]
+    fn the_best_place_and_its_memory_cut_where_the_trick_floor_does() {
+        // the trick floor is the display's colour at the focus player's best place, so asking
+        // about the place (remembered across displays) must cut exactly where the floor does
+        let table = BoundTable::new(1 << 10);
+        let mut cuts = 0;
+        for seed in 0..200u64 {
+            let players = 3 + (seed % 4) as usize;
+            let (display, hands) = deal(seed, players, 6 + (seed % 5) as u8);
+            let mut s = State::new(&display, &hands, (seed / 4) as usize % players, &[], 0).unwrap();
+            for _ in 0..seed % players as u64 {
+                s = s.apply(s.hands[s.mover() as usize].trailing_zeros() as u8).0; // a few cards in
+            }
+            for focus in 0..players as u8 {
+                let mut solver = Solver::new(&table, Budget::default(), focus, false);
+                for beta in 1..=25 {
+                    let mut trick = s.trick;
+                    let floor = solver.trick_floor(&s, &Ranked::new(s.display), &mut trick, s.trick_len as usize, beta - 1, beta);
+                    let cut = solver.floor_cut(&s, beta);
+                    assert_eq!(cut >= beta, floor >= beta, "seed {seed} focus {focus} beta {beta}");
+                    cuts += (cut >= beta) as usize;
+                }
+            }
+        }
+        assert!(cuts > 500, "only {cuts} cuts: the positions test too little");
+    }
+
+    #[test]
     fn the_focus_player_is_sure_of_the_colour_ranked_below_the_others_picks() {
         let c = |v: u8, colour: u8| 1u64 << (colour * TOP + v - 1);
         // red 10 (4 + 6), yellow 6, green 3
