@@ -296,9 +296,10 @@ def check_position(position: Position) -> None:
             )
     taken = in_play - seen
     if sum(p.scores) != sum(map(value_of, taken)) or min(p.scores) < 0:
+        unscored = "; without a 'scores:' line every score is 0" if not any(p.scores) else ""
         raise IllegalPositionError(
             f"the scores add up to {sum(p.scores)}, but the cards taken (those not in the display,"
-            f" a hand or the trick) are worth {sum(map(value_of, taken))}"
+            f" a hand or the trick) are worth {sum(map(value_of, taken))}{unscored}"
         )
     if p.distributing:
         order = p.order
