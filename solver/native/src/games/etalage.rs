@@ -650,11 +650,27 @@ impl Ranked {
 /// Each colour's strength in a trick: the sum of its cards' values.
 #[inline]
 fn strengths(trick: &[u8]) -> [u8; MAX_PLAYERS] {
-    let mut strength = [0u8; MAX_PLAYERS];
-    for &card in trick {
-        strength[(card / TOP) as usize] += card % TOP + 1;
-    }
+    trick.iter().fold([0; MAX_PLAYERS], |strength, &card| with_card(strength, card))
+}
+
+/// A trick's colours' strengths `strength` once `card` joins it.
+#[inline]
+fn with_card(mut strength: [u8; MAX_PLAYERS], card: u8) -> [u8; MAX_PLAYERS] {
+    strength[(card / TOP) as usize] += card % TOP + 1;
     strength
+}
+
+/// Each card a player of a trick whose strengths are `strength` can play from `hand`, with the
+/// strengths once it is played (the trick floor's searches add a trick's cards one by one).
+#[inline]
+fn plays(mut hand: u64, strength: [u8; MAX_PLAYERS]) -> impl Iterator<Item = (u8, [u8; MAX_PLAYERS])> {
+    std::iter::from_fn(move || {
+        (hand != 0).then(|| {
+            let card = hand.trailing_zeros() as u8;
+            hand &= hand - 1;
+            (card, with_card(strength, card))
+        })
+    })
 }
 
 /// How many players pick before `focus` in the distribution of a complete trick (`trick` in
@@ -972,13 +988,8 @@ impl<'a> Solver<'a> {
         }
         let mover = ((s.leader as usize + len) % n) as u8;
         let mut window = Window::new(self.cooperative || mover == self.focus, alpha, beta);
-        let mut hand = s.hands[mover as usize];
-        while hand != 0 {
-            let card = hand.trailing_zeros() as u8;
-            hand &= hand - 1;
+        for (card, more) in plays(s.hands[mover as usize], strength) {
             trick[len] = card;
-            let mut more = strength;
-            more[(card / TOP) as usize] += card % TOP + 1;
             let v = self.floor_from(s, ranked, trick, len + 1, played | 1 << card, more, held, window.alpha, window.beta);
             if window.take(v) {
                 break;
@@ -1071,13 +1082,8 @@ impl<'a> Solver<'a> {
         // the focus player needs one card that makes sure of it, against every card of another
         let focus_moves = mover == self.focus as usize;
         let mut answer = !focus_moves;
-        let mut hand = s.hands[mover];
-        while hand != 0 {
-            let card = hand.trailing_zeros() as u8;
-            hand &= hand - 1;
+        for (card, more) in plays(s.hands[mover], strength) {
             trick[len] = card;
-            let mut more = strength;
-            more[(card / TOP) as usize] += card % TOP + 1;
             if self.placed_within(s, trick, len + 1, played | 1 << card, more, within) == focus_moves {
                 answer = focus_moves;
                 break;
