@@ -647,6 +647,19 @@ impl Ranked {
     }
 }
 
+/// A hash of key words, for the table's buckets and the places' slots.
+#[inline]
+fn hash_words(words: impl IntoIterator<Item = u64>) -> u64 {
+    let h = words.into_iter().fold(0u64, |h, w| (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29));
+    (h ^ (h >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+}
+
+/// The set of `cards` (a bit per card).
+#[inline]
+fn card_set(cards: &[u8]) -> u64 {
+    cards.iter().fold(0, |set, &card| set | 1 << card)
+}
+
 /// Each colour's strength in a trick: the sum of its cards' values.
 #[inline]
 fn strengths(trick: &[u8]) -> [u8; MAX_PLAYERS] {
@@ -679,7 +692,7 @@ fn plays(mut hand: u64, strength: [u8; MAX_PLAYERS]) -> impl Iterator<Item = (u8
 fn pickers_before(trick: &[u8], leader: u8, focus: u8) -> Option<usize> {
     let n = trick.len();
     let own = trick[(focus as usize + n - leader as usize) % n];
-    let cards = trick.iter().fold(0u64, |cards, &card| cards | 1 << card);
+    let cards = card_set(trick);
     place(cards, &strengths(trick), own, n)
 }
 
@@ -730,12 +743,8 @@ struct PlaceKey {
 
 impl PlaceKey {
     fn slot(&self) -> usize {
-        let mut h = (self.leader as u64) | (self.len as u64) << 8 | (self.own as u64) << 16 | (self.question as u64) << 24;
-        for word in self.slots {
-            h = (h ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            h ^= h >> 29;
-        }
-        (h >> (64 - PLACE_ENTRIES.trailing_zeros())) as usize
+        let header = (self.leader as u64) | (self.len as u64) << 8 | (self.own as u64) << 16 | (self.question as u64) << 24;
+        (hash_words(std::iter::once(header).chain(self.slots)) >> (64 - PLACE_ENTRIES.trailing_zeros())) as usize
     }
 }
 
@@ -808,9 +817,7 @@ impl BoundTable {
 
     #[inline]
     fn bucket(&self, key: &Key) -> usize {
-        let h = key.iter().fold(0u64, |h, &w| (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29));
-        let h = (h ^ (h >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        ((h >> 20) as usize) & self.mask
+        ((hash_words(key.iter().copied()) >> 20) as usize) & self.mask
     }
 
     /// Asks the processor to fetch `key`'s bucket, ahead of a `get` or `put`.
@@ -969,7 +976,7 @@ impl<'a> Solver<'a> {
     /// (`last_trick_floor`). A lower bound on what the focus player still takes, and a
     /// move-ordering key.
     fn trick_floor(&self, s: &State, ranked: &Ranked, trick: &mut [u8; MAX_PLAYERS], len: usize, alpha: i32, beta: i32) -> i32 {
-        let played = trick[..len].iter().fold(0u64, |cards, &card| cards | 1 << card);
+        let played = card_set(&trick[..len]);
         let held = if s.before_last_trick() { s.held() } else { 0 };
         self.floor_from(s, ranked, trick, len, played, strengths(&trick[..len]), held, alpha, beta)
     }
@@ -1027,7 +1034,7 @@ impl<'a> Solver<'a> {
         } else {
             // the last place from which the focus player takes at least `beta`
             let Some(place) = (0..ranked.present).rev().find(|&place| ranked.totals[place] >= beta) else { return 0 };
-            let played = trick[..len].iter().fold(0u64, |cards, &card| cards | 1 << card);
+            let played = card_set(&trick[..len]);
             let strength = strengths(&trick[..len]);
             if self.placed_within(s, &mut trick, len, played, strength, place as u8) {
                 ranked.totals[place]
@@ -1056,7 +1063,7 @@ impl<'a> Solver<'a> {
             return place(played, &strength, trick[turn], n).is_some_and(|before| before <= within as usize);
         }
         let mover = (s.leader as usize + len) % n;
-        let key = (len + 1 < n).then(|| {
+        let keyed = (len + 1 < n).then(|| {
             let mut slots = [0u64; MAX_PLAYERS];
             for (i, slot) in slots[..n - len].iter_mut().enumerate() {
                 *slot = s.hands[(mover + i) % n];
@@ -1065,10 +1072,10 @@ impl<'a> Solver<'a> {
                 slots[n - len] = played;
             }
             let own = if turn < len { trick[turn] } else { u8::MAX };
-            PlaceKey { slots, leader: s.leader, len: len as u8, own, question: 0 }
+            let key = PlaceKey { slots, leader: s.leader, len: len as u8, own, question: 0 };
+            (key, key.slot())
         });
-        let slot = key.map(|key| key.slot());
-        if let (Some(key), Some(slot)) = (key, slot) {
+        if let Some((key, slot)) = keyed {
             let entry = self.places()[slot];
             if entry.key == key {
                 if entry.upper <= within {
@@ -1089,7 +1096,7 @@ impl<'a> Solver<'a> {
                 break;
             }
         }
-        if let (Some(key), Some(slot)) = (key, slot) {
+        if let Some((key, slot)) = keyed {
             let entry = &mut self.places()[slot];
             if entry.key != key {
                 *entry = PlaceEntry { key, ..PlaceEntry::default() };
