@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 import os
-from concurrent.futures import ThreadPoolExecutor, as_completed, wait
+import time
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from typing import Callable, Sequence, TypeVar
 
 from ._native import stop_searches
@@ -45,11 +46,14 @@ def share(budget: Budget, index: int, jobs: int, threads: int) -> Budget:
     return budget.part(math.ceil((jobs - index) / max(1, threads)))
 
 
-def side_by_side(jobs: Sequence[Callable[[], T]], threads: int, on_done: Callable[[], object] = lambda: None) -> list[T]:
+def side_by_side(jobs: Sequence[Callable[[], T]], threads: int, on_done: Callable[[], object] = lambda: None,
+                 idle: Callable[[], int] | None = None) -> list[T]:
     """Each job's result, in order, with at most `threads` jobs running at once, started in
-    order; `on_done()` runs in the calling thread as each job finishes (a progress bar). If a
-    job raises or Ctrl-C arrives, the searches still running are stopped and the exception is
-    raised once they have returned."""
+    order; `on_done()` runs in the calling thread as each job finishes (a progress bar). A
+    thread left with no job to start while others still run calls `idle()` (which helps a
+    running search and returns what it searched, 0 when there was none) until all have
+    finished. If a job raises or Ctrl-C arrives, the searches still running are stopped and the
+    exception is raised once they have returned."""
     if threads <= 1 or len(jobs) <= 1:
         results = []
         for job in jobs:
@@ -58,6 +62,9 @@ def side_by_side(jobs: Sequence[Callable[[], T]], threads: int, on_done: Callabl
         return results
     with ThreadPoolExecutor(min(threads, len(jobs))) as pool:
         futures = [pool.submit(job) for job in jobs]
+        if idle is not None:  # queued after every job, so each starts once no job is left to start
+            for _ in range(min(threads, len(jobs)) - 1):
+                pool.submit(help_until_done, futures, idle)
         try:
             for future in as_completed(futures):
                 future.result()  # a job's exception, raised as soon as it finishes
@@ -72,3 +79,11 @@ def side_by_side(jobs: Sequence[Callable[[], T]], threads: int, on_done: Callabl
             finally:
                 stop_searches(False)
             raise
+
+
+def help_until_done(futures: Sequence[Future], idle: Callable[[], int]) -> None:
+    """Calls `idle()` until every future is done, pausing a millisecond whenever it finds no
+    search to help (a job may not have begun its search yet)."""
+    while not all(future.done() for future in futures):
+        if not idle():
+            time.sleep(0.001)

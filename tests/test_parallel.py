@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -58,6 +59,44 @@ def test_the_usable_cores_follow_the_processs_affinity_and_set_the_worker_defaul
               "if p.name == 'jobs'])")
     shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert shown.stdout.strip() == "[1, 1]"
+
+
+def test_a_thread_left_without_jobs_helps_until_every_job_is_done():
+    ends, calls = [], []
+
+    def slow():
+        time.sleep(0.3)
+        ends.append(time.perf_counter())
+        return "slow"
+
+    def idle() -> int:
+        calls.append(time.perf_counter())
+        time.sleep(0.01)
+        return 1
+
+    assert side_by_side([slow, lambda: "quick", lambda: "quick"], 2, idle=idle) == ["slow", "quick", "quick"]
+    assert len(calls) >= 5 and max(calls) <= ends[0] + 0.005  # while the slow job ran, not after
+    calls.clear()
+    side_by_side([slow, lambda: "quick"], 1, idle=idle)
+    assert not calls  # one thread: nobody is left idle
+
+
+def test_a_late_helper_joins_a_search_under_way_and_its_nodes_count_in_the_answer():
+    kernel = EtalageKernel(1 << 16)
+    assert kernel.help(1.0) == 0  # nothing under way
+    p = e.deal(3, players=5)
+    answers, helped = [], 0
+    limit = 2_000_000  # the search's own nodes: some seconds, far from a whole 5-player deal's
+    search = threading.Thread(target=lambda: answers.append(
+        kernel.solve(list(p.display), [list(h) for h in p.hands], 0, [], 0, 0, False, limit, 60.0)))
+    search.start()
+    while not helped and search.is_alive():
+        helped = kernel.help(60.0)  # returns when the search does
+    search.join()
+    lower, upper, line, nodes, seconds = answers[0]
+    assert helped > 0 and 0 <= lower <= upper
+    assert limit <= nodes - helped <= limit + 100  # its own nodes, then the helper's
+    assert kernel.help(1.0) == 0
 
 
 def test_a_failing_job_stops_the_searches_still_running_and_later_searches_run():

@@ -192,7 +192,8 @@ class EtalageEngine(Engine):
         """The value of each search (position, player, cooperative), the searches side by side,
         one per usable core (`solver.parallel`), each with an equal share of the time left among
         the rounds still to start; `progress` wraps the searches and steps as each finishes.
-        With fewer searches than cores, each search is helped by threads of its own."""
+        With fewer searches than cores, each search is helped by threads of its own, and a
+        thread whose searches are done helps one still running."""
         threads, spending = threads_for(budget), threading.Lock()
         helpers = max(0, threads // max(1, len(searches)) - 1)
         ticks = iter(progress(searches))
@@ -206,7 +207,8 @@ class EtalageEngine(Engine):
             return value
 
         jobs = [partial(run, index, *search) for index, search in enumerate(searches)]
-        values = side_by_side(jobs, threads, on_done=lambda: next(ticks, None))
+        values = side_by_side(jobs, threads, on_done=lambda: next(ticks, None),
+                              idle=lambda: self.kernel().help(budget.seconds_left()))
         next(ticks, None)  # past the end: a progress bar closes
         return values
 

@@ -1476,22 +1476,12 @@ impl<'a> Solver<'a> {
 /// the others, and the first search's answer is the one reported (its nodes count every
 /// thread's).
 pub fn solve_together(table: &BoundTable, budget: Budget, focus: u8, cooperative: bool, root: &State, helpers: usize) -> Answer {
-    /// Sets the flag when dropped: the helpers stop even if the first search panics.
-    struct Stop<'a>(&'a AtomicBool);
-    impl Drop for Stop<'_> {
-        fn drop(&mut self) {
-            self.0.store(true, Ordering::Relaxed);
-        }
-    }
     let done = Arc::new(AtomicBool::new(false));
     std::thread::scope(|scope| {
         let threads: Vec<_> = (0..helpers)
             .map(|_| {
-                let watch = Watch::stopped_by(budget, Arc::clone(&done));
-                scope.spawn(move || {
-                    let mut helper = Solver { watch, reverse_others: true, ..Solver::new(table, budget, focus, cooperative) };
-                    helper.solve(root).nodes
-                })
+                let done = Arc::clone(&done);
+                scope.spawn(move || help_search(table, budget, focus, cooperative, root, done))
             })
             .collect();
         let stop = Stop(&done);
@@ -1503,6 +1493,109 @@ pub fn solve_together(table: &BoundTable, budget: Budget, focus: u8, cooperative
         }
         answer
     })
+}
+
+/// Sets the flag when dropped: a search's helpers stop even if the search panics.
+struct Stop<'a>(&'a AtomicBool);
+
+impl Drop for Stop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// One helper of the search of `root` (see `Solver::reverse_others`), until `done` is set or
+/// `budget` is spent; the nodes it searched.
+fn help_search(table: &BoundTable, budget: Budget, focus: u8, cooperative: bool, root: &State, done: Arc<AtomicBool>) -> u64 {
+    let watch = Watch::stopped_by(budget, done);
+    let mut helper = Solver { watch, reverse_others: true, ..Solver::new(table, budget, focus, cooperative) };
+    helper.solve(root).nodes
+}
+
+/// A search under way that a thread with nothing else to do may join.
+struct Running {
+    root: State,
+    focus: u8,
+    cooperative: bool,
+    /// Set when the search has returned: its late helpers stop.
+    done: Arc<AtomicBool>,
+    /// Late helpers that joined it, those still searching, and the nodes of those finished.
+    joined: usize,
+    searching: usize,
+    helped: u64,
+}
+
+/// The searches under way on one table, so that a thread left idle (its own searches done
+/// while another still runs) can help one (`help`) instead of waiting: with six guarantees on
+/// two cores, one of them often takes nearly all the time.
+#[derive(Default)]
+pub struct Searches(Mutex<Vec<Running>>);
+
+impl Searches {
+    fn running(&self) -> MutexGuard<'_, Vec<Running>> {
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// `solve_together`, open to late helpers for as long as it runs; its nodes count theirs.
+    pub fn solve(&self, table: &BoundTable, budget: Budget, focus: u8, cooperative: bool, root: &State, helpers: usize) -> Answer {
+        /// Ends the search's entry and stops its late helpers, even if the search panics.
+        struct Leave<'a>(&'a Searches, Arc<AtomicBool>);
+        impl Drop for Leave<'_> {
+            fn drop(&mut self) {
+                self.1.store(true, Ordering::Relaxed);
+                self.0.running().retain(|search| !Arc::ptr_eq(&search.done, &self.1));
+            }
+        }
+        let done = Arc::new(AtomicBool::new(false));
+        let entry = Running { root: *root, focus, cooperative, done: Arc::clone(&done), joined: 0, searching: 0, helped: 0 };
+        self.running().push(entry);
+        let leave = Leave(self, Arc::clone(&done));
+        let mut answer = match helpers {
+            0 => Solver::new(table, budget, focus, cooperative).solve(root),
+            helpers => solve_together(table, budget, focus, cooperative, root, helpers),
+        };
+        done.store(true, Ordering::Relaxed);
+        // late helpers ask the flag at every node, so they are done within moments
+        loop {
+            let running = self.running();
+            match running.iter().find(|search| Arc::ptr_eq(&search.done, &done)) {
+                Some(search) if search.searching > 0 => drop(running),
+                found => {
+                    answer.nodes += found.map_or(0, |search| search.helped);
+                    break;
+                }
+            }
+            std::thread::yield_now();
+        }
+        drop(leave);
+        answer
+    }
+
+    /// Helps the search under way with the fewest helpers until it ends (or `budget` is
+    /// spent); the nodes searched, 0 when no search is under way.
+    pub fn help(&self, table: &BoundTable, budget: Budget) -> u64 {
+        let joined = self.running().iter_mut().filter(|search| !search.done.load(Ordering::Relaxed))
+            .min_by_key(|search| search.joined)
+            .map(|search| {
+                search.joined += 1;
+                search.searching += 1;
+                (search.root, search.focus, search.cooperative, Arc::clone(&search.done))
+            });
+        let Some((root, focus, cooperative, done)) = joined else { return 0 };
+        /// Counts the helper out of its search even if it panics.
+        struct Finish<'a>(&'a Searches, Arc<AtomicBool>, u64);
+        impl Drop for Finish<'_> {
+            fn drop(&mut self) {
+                if let Some(search) = self.0.running().iter_mut().find(|search| Arc::ptr_eq(&search.done, &self.1)) {
+                    search.searching -= 1;
+                    search.helped += self.2;
+                }
+            }
+        }
+        let mut finish = Finish(self, Arc::clone(&done), 0);
+        finish.2 = help_search(table, budget, focus, cooperative, &root, done);
+        finish.2
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Etalage's kernel as seen from Python: `EtalageKernel(table_entries).solve(...)`.
 
-use crate::games::etalage::{solve_together, BoundTable, Solver, State};
+use crate::games::etalage::{BoundTable, Searches, State};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 
@@ -18,6 +18,7 @@ const MAX_HELPERS: usize = 255;
 #[pyclass(frozen)]
 struct EtalageKernel {
     table: BoundTable,
+    searches: Searches,
 }
 
 #[pymethods]
@@ -25,7 +26,7 @@ impl EtalageKernel {
     #[new]
     #[pyo3(signature = (table_entries = 3 << 20))]
     fn new(table_entries: usize) -> Self {
-        EtalageKernel { table: BoundTable::new(table_entries) }
+        EtalageKernel { table: BoundTable::new(table_entries), searches: Searches::default() }
     }
 
     /// Bytes held by the table of proven bounds.
@@ -38,7 +39,7 @@ impl EtalageKernel {
     /// the leader (0-based), the trick's cards from the leader on, the picks made in its
     /// distribution; against every other player (`cooperative` false) or helped by all.
     /// With `helpers` (at most `MAX_HELPERS`), that many more threads search the same root on
-    /// the same table in other orders (`solve_together`).
+    /// the same table in other orders (`solve_together`); more may join it later (`help`).
     #[pyo3(signature = (display, hands, leader, trick, picked, focus, cooperative = false, node_limit = 0,
                         time_limit = None, helpers = 0))]
     #[allow(clippy::too_many_arguments)]
@@ -61,15 +62,23 @@ impl EtalageKernel {
             return Err(PyValueError::new_err(format!("focus player {focus} of {}", hands.len())));
         }
         let budget = super::budget(node_limit, time_limit)?;
-        let table = &self.table;
-        let answer = py.detach(|| match helpers.min(MAX_HELPERS) {
-            0 => Solver::new(table, budget, focus as u8, cooperative).solve(&root),
-            helpers => solve_together(table, budget, focus as u8, cooperative, &root, helpers),
+        let answer = py.detach(|| {
+            self.searches.solve(&self.table, budget, focus as u8, cooperative, &root, helpers.min(MAX_HELPERS))
         });
         if answer.interrupted {
             return Err(PyKeyboardInterrupt::new_err("search interrupted"));
         }
         Ok((answer.lower, answer.upper, answer.line, answer.nodes, answer.seconds))
+    }
+
+    /// Helps the `solve` under way in another thread with the fewest helpers, searching its
+    /// root on the same table in another order until it returns (or `time_limit` runs out):
+    /// for a thread whose own searches are done. The nodes searched; 0 when no search is
+    /// under way.
+    #[pyo3(signature = (time_limit = None))]
+    fn help(&self, py: Python<'_>, time_limit: Option<f64>) -> PyResult<u64> {
+        let budget = super::budget(0, time_limit)?;
+        Ok(py.detach(|| self.searches.help(&self.table, budget)))
     }
 }
 

@@ -75,8 +75,8 @@ impl Budget {
 }
 
 /// A budget as a search spends it, for searches with their own loop (Etalage's alpha-beta):
-/// counts nodes, asks the clock, `Budget::interrupted` and the stop flag every `CLOCK_EVERY`
-/// nodes, and remembers that it stopped and whether an interruption was why.
+/// counts nodes, asks the clock and `Budget::interrupted` every `CLOCK_EVERY` nodes and the
+/// stop flag at every node, and remembers that it stopped and whether an interruption was why.
 pub struct Watch {
     budget: Budget,
     start: Instant,
@@ -133,12 +133,15 @@ impl Watch {
         }
         if self.nodes >= self.stop_at {
             self.stopped = true;
+        } else if self.stop.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            // asked at every node, so that the search it helps need not wait for it to stop
+            self.stopped = true;
+            self.interrupted = true;
         } else if self.nodes % CLOCK_EVERY == 0 {
             if self.budget.time_limit.is_some_and(|t| self.start.elapsed() >= t) {
                 self.stopped = true;
             }
-            let flagged = self.stop.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed));
-            if flagged || self.budget.interrupted.is_some_and(|interrupted| interrupted()) {
+            if self.budget.interrupted.is_some_and(|interrupted| interrupted()) {
                 self.stopped = true;
                 self.interrupted = true;
             }
