@@ -294,12 +294,12 @@ def check_position(position: Position) -> None:
             raise IllegalPositionError(
                 f"hand {number} holds {amount(len(hand), 'card')}; with {len(p.trick)} played in this trick it must hold {want}"
             )
-    taken = in_play - seen
-    if sum(p.scores) != sum(map(value_of, taken)) or min(p.scores) < 0:
+    worth = sum(map(value_of, in_play - seen))  # the cards taken
+    if sum(p.scores) != worth or min(p.scores) < 0:
         unscored = "; without a 'scores:' line every score is 0" if not any(p.scores) else ""
         raise IllegalPositionError(
             f"the scores add up to {sum(p.scores)}, but the cards taken (those not in the display,"
-            f" a hand or the trick) are worth {sum(map(value_of, taken))}{unscored}"
+            f" a hand or the trick) are worth {worth}{unscored}"
         )
     if p.distributing:
         order = p.order

@@ -1538,37 +1538,34 @@ impl Searches {
 
     /// `solve_together`, open to late helpers for as long as it runs; its nodes count theirs.
     pub fn solve(&self, table: &BoundTable, budget: Budget, focus: u8, cooperative: bool, root: &State, helpers: usize) -> Answer {
-        /// Ends the search's entry and stops its late helpers, even if the search panics.
+        /// Ends the search's entry, even if the search panics.
         struct Leave<'a>(&'a Searches, Arc<AtomicBool>);
         impl Drop for Leave<'_> {
             fn drop(&mut self) {
-                self.1.store(true, Ordering::Relaxed);
                 self.0.running().retain(|search| !Arc::ptr_eq(&search.done, &self.1));
             }
         }
         let done = Arc::new(AtomicBool::new(false));
         let entry = Running { root: *root, focus, cooperative, done: Arc::clone(&done), joined: 0, searching: 0, helped: 0 };
         self.running().push(entry);
-        let leave = Leave(self, Arc::clone(&done));
+        let _leave = Leave(self, Arc::clone(&done));
+        let stop = Stop(&done);
         let mut answer = match helpers {
             0 => Solver::new(table, budget, focus, cooperative).solve(root),
             helpers => solve_together(table, budget, focus, cooperative, root, helpers),
         };
-        done.store(true, Ordering::Relaxed);
+        drop(stop);
         // late helpers ask the flag at every node, so they are done within moments
         loop {
-            let running = self.running();
-            match running.iter().find(|search| Arc::ptr_eq(&search.done, &done)) {
-                Some(search) if search.searching > 0 => drop(running),
+            match self.running().iter().find(|search| Arc::ptr_eq(&search.done, &done)) {
+                Some(search) if search.searching > 0 => {}
                 found => {
                     answer.nodes += found.map_or(0, |search| search.helped);
-                    break;
+                    break answer;
                 }
             }
             std::thread::yield_now();
         }
-        drop(leave);
-        answer
     }
 
     /// Helps the search under way with the fewest helpers until it ends (or `budget` is
