@@ -353,11 +353,7 @@ impl State {
             takeable |= hand;
             lowest += lowest_value(hand);
         }
-        let mut colours = [0i32; MAX_PLAYERS];
-        for (c, total) in colours[..n].iter_mut().enumerate() {
-            *total = colour_points(takeable, c);
-        }
-        colours[..n].sort_unstable_by(|a, b| b.cmp(a));
+        let colours = Ranked::new(takeable).totals;
         let later_best: i32 = colours[..later.min(n)].iter().sum();
         (points(takeable) - lowest).min(now + later_best)
     }
@@ -994,7 +990,8 @@ impl<'a> Solver<'a> {
         if len == n {
             let own = trick[(self.focus as usize + n - s.leader as usize) % n];
             let now = place(played, &strength, own, n).map_or(0, |before| ranked.sure_pick(before, self.cooperative));
-            return if held == 0 { now } else { now + self.last_trick_floor(s, held & !played, &strength) };
+            // (fail-soft: at or above `beta`, a lower bound is all the caller asks)
+            return if held == 0 || now >= beta { now } else { now + self.last_trick_floor(s, held & !played, &strength) };
         }
         let mover = ((s.leader as usize + len) % n) as u8;
         let mut window = Window::new(self.cooperative || mover == self.focus, alpha, beta);
