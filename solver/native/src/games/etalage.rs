@@ -221,13 +221,13 @@ impl State {
     /// (sum of their cards), players within a colour by card value, stopping at a tie.
     fn set_order(&mut self) {
         let n = self.players as usize;
-        let strength = strengths(&self.trick[..n]);
+        let strength = Strengths::of(&self.trick[..n]);
         // each player's place: strength first, then the card (ids of one colour rise with the
         // value); sorted strongest first by insertion (at most six)
         let mut places = [(0u16, 0u8, 0u8); MAX_PLAYERS];
         for i in 0..n {
             let card = self.trick[i];
-            let place = ((strength[(card / TOP) as usize] as u16) << 8 | card as u16, card / TOP, ((self.leader as usize + i) % n) as u8);
+            let place = ((strength.get((card / TOP) as usize) as u16) << 8 | card as u16, card / TOP, ((self.leader as usize + i) % n) as u8);
             let mut j = i;
             while j > 0 && places[j - 1].0 < place.0 {
                 places[j] = places[j - 1];
@@ -659,28 +659,48 @@ fn card_set(cards: &[u8]) -> u64 {
     cards.iter().fold(0, |set, &card| set | 1 << card)
 }
 
-/// Each colour's strength in a trick: the sum of its cards' values.
-#[inline]
-fn strengths(trick: &[u8]) -> [u8; MAX_PLAYERS] {
-    trick.iter().fold([0; MAX_PLAYERS], |strength, &card| with_card(strength, card))
-}
+/// Each colour's strength in a trick, the sum of its cards' values: a byte a colour (strengths
+/// stay below 64) in one word, so that adding a card stays in a register. (As an array of bytes,
+/// the byte written for a card and the whole array read back for the next call could not be
+/// forwarded from the store: a fifth of the trick floor's time.)
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+struct Strengths(u64);
 
-/// A trick's colours' strengths `strength` once `card` joins it.
-#[inline]
-fn with_card(mut strength: [u8; MAX_PLAYERS], card: u8) -> [u8; MAX_PLAYERS] {
-    strength[(card / TOP) as usize] += card % TOP + 1;
-    strength
+impl Strengths {
+    /// The strengths of the cards `trick`.
+    #[inline]
+    fn of(trick: &[u8]) -> Self {
+        trick.iter().fold(Strengths::default(), |strength, &card| strength.with(card))
+    }
+
+    /// The strengths of the set of cards `cards`.
+    #[inline]
+    fn of_set(cards: u64) -> Self {
+        Strengths((0..MAX_PLAYERS).fold(0, |word, colour| word | (colour_points(cards, colour) as u64) << (8 * colour)))
+    }
+
+    /// The strengths once `card` joins the trick.
+    #[inline]
+    fn with(self, card: u8) -> Self {
+        Strengths(self.0 + (((card % TOP + 1) as u64) << (8 * (card / TOP) as u32)))
+    }
+
+    /// The strength of `colour`.
+    #[inline]
+    fn get(self, colour: usize) -> u8 {
+        (self.0 >> (8 * colour)) as u8
+    }
 }
 
 /// Each card a player of a trick whose strengths are `strength` can play from `hand`, with the
 /// strengths once it is played (the trick floor's searches add a trick's cards one by one).
 #[inline]
-fn plays(mut hand: u64, strength: [u8; MAX_PLAYERS]) -> impl Iterator<Item = (u8, [u8; MAX_PLAYERS])> {
+fn plays(mut hand: u64, strength: Strengths) -> impl Iterator<Item = (u8, Strengths)> {
     std::iter::from_fn(move || {
         (hand != 0).then(|| {
             let card = hand.trailing_zeros() as u8;
             hand &= hand - 1;
-            (card, with_card(strength, card))
+            (card, strength.with(card))
         })
     })
 }
@@ -692,22 +712,22 @@ fn pickers_before(trick: &[u8], leader: u8, focus: u8) -> Option<usize> {
     let n = trick.len();
     let own = trick[(focus as usize + n - leader as usize) % n];
     let cards = card_set(trick);
-    place(cards, &strengths(trick), own, n)
+    place(cards, Strengths::of(trick), own, n)
 }
 
 /// `pickers_before` for the player of `own` in the complete trick `cards` of `players` cards,
 /// whose colours' strengths are `strength` (kept up as `Solver::trick_floor` adds cards).
 #[inline]
-fn place(cards: u64, strength: &[u8; MAX_PLAYERS], own: u8, players: usize) -> Option<usize> {
+fn place(cards: u64, strength: Strengths, own: u8, players: usize) -> Option<usize> {
     let colour = (own / TOP) as usize;
     // the higher cards of the focus player's colour, and the colours at least as strong as
     // theirs, pick before them, unless two of those colours (theirs among them) are equally
     // strong: strengths are below 64, so a bit set finds a repeat
     let mut before = (cards & colour_mask(colour) & !((2u64 << own) - 1)).count_ones() as usize;
-    let level = strength[colour];
+    let level = strength.get(colour);
     let mut strengths_seen = 1u64 << level;
-    for c in (0..players).filter(|&c| c != colour && strength[c] >= level) {
-        let bit = 1u64 << strength[c];
+    for c in (0..players).filter(|&c| c != colour && strength.get(c) >= level) {
+        let bit = 1u64 << strength.get(c);
         if strengths_seen & bit != 0 {
             return None; // a tie at or above the focus player's colour
         }
@@ -977,7 +997,7 @@ impl<'a> Solver<'a> {
     fn trick_floor(&self, s: &State, ranked: &Ranked, trick: &mut [u8; MAX_PLAYERS], len: usize, alpha: i32, beta: i32) -> i32 {
         let played = card_set(&trick[..len]);
         let held = if s.before_last_trick() { s.held() } else { 0 };
-        self.floor_from(s, ranked, trick, len, played, strengths(&trick[..len]), held, alpha, beta)
+        self.floor_from(s, ranked, trick, len, played, Strengths::of(&trick[..len]), held, alpha, beta)
     }
 
     /// `trick_floor` with the trick's cards so far as a set, `played`, and their colours'
@@ -985,13 +1005,13 @@ impl<'a> Solver<'a> {
     /// the time); in the trick before the last, `held` is the cards in the hands (else 0).
     #[allow(clippy::too_many_arguments)]
     fn floor_from(&self, s: &State, ranked: &Ranked, trick: &mut [u8; MAX_PLAYERS], len: usize, played: u64,
-                  strength: [u8; MAX_PLAYERS], held: u64, alpha: i32, beta: i32) -> i32 {
+                  strength: Strengths, held: u64, alpha: i32, beta: i32) -> i32 {
         let n = s.players as usize;
         if len == n {
             let own = trick[(self.focus as usize + n - s.leader as usize) % n];
-            let now = place(played, &strength, own, n).map_or(0, |before| ranked.sure_pick(before, self.cooperative));
+            let now = place(played, strength, own, n).map_or(0, |before| ranked.sure_pick(before, self.cooperative));
             // (fail-soft: at or above `beta`, a lower bound is all the caller asks)
-            return if held == 0 || now >= beta { now } else { now + self.last_trick_floor(s, held & !played, &strength) };
+            return if held == 0 || now >= beta { now } else { now + self.last_trick_floor(s, held & !played, strength) };
         }
         let mover = ((s.leader as usize + len) % n) as u8;
         let mut window = Window::new(self.cooperative || mover == self.focus, alpha, beta);
@@ -1010,12 +1030,11 @@ impl<'a> Solver<'a> {
     /// distribution. This trick's cards, whose colours' totals are its `strength`, will be in the
     /// display then (with what its pickers leave, which can only add to the colours' totals).
     #[inline]
-    fn last_trick_floor(&self, s: &State, last: u64, strength: &[u8; MAX_PLAYERS]) -> i32 {
+    fn last_trick_floor(&self, s: &State, last: u64, strength: Strengths) -> i32 {
         let n = s.players as usize;
         let own = (s.hands[self.focus as usize] & last).trailing_zeros() as u8;
-        let last_strength = std::array::from_fn(|colour| colour_points(last, colour) as u8);
-        place(last, &last_strength, own, n).map_or(0, |before| {
-            Ranked::of_totals(std::array::from_fn(|colour| strength[colour] as i32)).sure_pick(before, self.cooperative)
+        place(last, Strengths::of_set(last), own, n).map_or(0, |before| {
+            Ranked::of_totals(std::array::from_fn(|colour| strength.get(colour) as i32)).sure_pick(before, self.cooperative)
         })
     }
 
@@ -1035,7 +1054,7 @@ impl<'a> Solver<'a> {
             // the last place from which the focus player takes at least `beta`
             let Some(place) = (0..ranked.present).rev().find(|&place| ranked.totals[place] >= beta) else { return 0 };
             let played = card_set(&trick[..len]);
-            let strength = strengths(&trick[..len]);
+            let strength = Strengths::of(&trick[..len]);
             if self.placed_within(s, &mut trick, len, played, strength, place as u8) {
                 ranked.totals[place]
             } else {
@@ -1056,11 +1075,11 @@ impl<'a> Solver<'a> {
     /// bounds on the best place (not for the last card, whose answers come at once).
     #[allow(clippy::too_many_arguments)]
     fn placed_within(&mut self, s: &State, trick: &mut [u8; MAX_PLAYERS], len: usize, played: u64,
-                     strength: [u8; MAX_PLAYERS], within: u8) -> bool {
+                     strength: Strengths, within: u8) -> bool {
         let n = s.players as usize;
         let turn = (self.focus as usize + n - s.leader as usize) % n; // the focus player's in the trick
         if len == n {
-            return place(played, &strength, trick[turn], n).is_some_and(|before| before <= within as usize);
+            return place(played, strength, trick[turn], n).is_some_and(|before| before <= within as usize);
         }
         let mover = (s.leader as usize + len) % n;
         let keyed = (len + 1 < n).then(|| {
@@ -1154,7 +1173,7 @@ impl<'a> Solver<'a> {
                 }
             }
         } else {
-            holding > 0 && self.placed_within(&next, &mut cards, 0, 0, [0; MAX_PLAYERS], holding as u8 - 1)
+            holding > 0 && self.placed_within(&next, &mut cards, 0, 0, Strengths::default(), holding as u8 - 1)
         };
         if sure_of_need {
             need
