@@ -35,7 +35,8 @@
 //!   players from the 5th trick 0.53 to 0.73 times the nodes of three hard tests). Elsewhere
 //!   the floor is the display's colour at the focus player's best place in the trick, which
 //!   does not depend on the display, so each search remembers the places it proved
-//!   (`placed_within`; one hard 6-player test 12.9 s to 10.4 s, the same nodes).
+//!   (`placed_within`; one hard 6-player test 12.9 s to 10.4 s, the same nodes), and leaves
+//!   that memory to the next search (`BoundTable::spare_places`).
 //! - Null-window searches that need only a few points more (`NEED_KEYED`) are also keyed with
 //!   the display seen through its colours' totals capped at that need (`State::need_key`), which
 //!   merges positions whose displays differ in cards but not in the answer.
@@ -747,13 +748,16 @@ const PLACE_ENTRIES: usize = 1 << 16;
 /// does not involve the display: the hands of the players still to play, from the mover on
 /// (`slots[..players - len]`), the trick's cards so far as a set (`slots[players - len]`), and
 /// the focus player's card once played (else `u8::MAX`). Different players' having played the
-/// same cards share a key.
+/// same cards share a key. It names the focus player and the number of players, so that the
+/// memory can serve every later search (see `BoundTable::spare_places`).
 #[derive(Clone, Copy, PartialEq, Eq, Default)]
 struct PlaceKey {
     slots: [u64; MAX_PLAYERS],
     leader: u8,
     len: u8,
     own: u8,
+    focus: u8,
+    players: u8,
     /// 0 for the place; else `need << 8 | holding` of the question `next_trick_floor` asks
     /// of the trick before the last, whose answer is kept as a place of 0 (sure of the need)
     /// or `NO_PLACE` (not sure).
@@ -762,7 +766,8 @@ struct PlaceKey {
 
 impl PlaceKey {
     fn slot(&self) -> usize {
-        let header = (self.leader as u64) | (self.len as u64) << 8 | (self.own as u64) << 16 | (self.question as u64) << 24;
+        let header = (self.leader as u64) | (self.len as u64) << 8 | (self.own as u64) << 16 | (self.focus as u64) << 24
+            | (self.players as u64) << 28 | (self.question as u64) << 32;
         (hash_words(std::iter::once(header).chain(self.slots)) >> (64 - PLACE_ENTRIES.trailing_zeros())) as usize
     }
 }
@@ -821,13 +826,17 @@ impl Bucket {
 pub struct BoundTable {
     buckets: Vec<Bucket>,
     mask: usize,
+    /// The places memories of searches that ended (`Solver::places`), for the next searches:
+    /// what they proved stays true (their keys name everything it depends on), and making a
+    /// new one for every search cost more than a short search.
+    spare_places: Mutex<Vec<Vec<PlaceEntry>>>,
 }
 
 impl BoundTable {
     /// A table of about `entries` entries (a power of two of buckets, three entries each).
     pub fn new(entries: usize) -> Self {
         let size = (entries / WAYS).max(1024).next_power_of_two();
-        BoundTable { buckets: table_memory(size, Bucket::default), mask: size - 1 }
+        BoundTable { buckets: table_memory(size, Bucket::default), mask: size - 1, spare_places: Mutex::default() }
     }
 
     pub fn bytes(&self) -> usize {
@@ -959,6 +968,16 @@ pub struct Solver<'a> {
     places: Vec<PlaceEntry>,
 }
 
+impl Drop for Solver<'_> {
+    /// Leaves the places memory to the next search.
+    fn drop(&mut self) {
+        if !self.places.is_empty() {
+            let places = std::mem::take(&mut self.places);
+            self.table.spare_places.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(places);
+        }
+    }
+}
+
 impl<'a> Solver<'a> {
     pub fn new(table: &'a BoundTable, budget: Budget, focus: u8, cooperative: bool) -> Self {
         Solver {
@@ -972,12 +991,13 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// The places proven so far, made on first use: a cooperative search never asks, and
-    /// many searches are too short to be worth 4 MiB.
+    /// The places proven so far, on first use taken from an ended search or made: a
+    /// cooperative search never asks, and many searches are too short to be worth making 4 MiB.
     #[inline]
     fn places(&mut self) -> &mut [PlaceEntry] {
         if self.places.is_empty() {
-            self.places = vec![PlaceEntry::default(); PLACE_ENTRIES];
+            let spare = self.table.spare_places.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pop();
+            self.places = spare.unwrap_or_else(|| vec![PlaceEntry::default(); PLACE_ENTRIES]);
         }
         &mut self.places
     }
@@ -1091,7 +1111,7 @@ impl<'a> Solver<'a> {
                 slots[n - len] = played;
             }
             let own = if turn < len { trick[turn] } else { u8::MAX };
-            let key = PlaceKey { slots, leader: s.leader, len: len as u8, own, question: 0 };
+            let key = PlaceKey { slots, leader: s.leader, len: len as u8, own, focus: self.focus, players: s.players, question: 0 };
             (key, key.slot())
         });
         if let Some((key, slot)) = keyed {
@@ -1160,7 +1180,7 @@ impl<'a> Solver<'a> {
             let mut slots = [0u64; MAX_PLAYERS];
             slots[..n].copy_from_slice(&next.hands[..n]);
             let question = (need as u32) << 8 | holding as u32;
-            let key = PlaceKey { slots, leader: next.leader, len: 0, own: u8::MAX, question };
+            let key = PlaceKey { slots, leader: next.leader, len: 0, own: u8::MAX, focus: self.focus, players: next.players, question };
             let slot = key.slot();
             match self.places()[slot] {
                 entry if entry.key == key => entry.upper == 0,
@@ -1523,8 +1543,9 @@ impl Drop for Stop<'_> {
 /// One helper of the search of `root` (see `Solver::reverse_others`), until `done` is set or
 /// `budget` is spent; the nodes it searched.
 fn help_search(table: &BoundTable, budget: Budget, focus: u8, cooperative: bool, root: &State, done: Arc<AtomicBool>) -> u64 {
-    let watch = Watch::stopped_by(budget, done);
-    let mut helper = Solver { watch, reverse_others: true, ..Solver::new(table, budget, focus, cooperative) };
+    let mut helper = Solver::new(table, budget, focus, cooperative);
+    helper.watch = Watch::stopped_by(budget, done);
+    helper.reverse_others = true;
     helper.solve(root).nodes
 }
 
@@ -1627,7 +1648,8 @@ mod tests {
 
     fn solve(s: &State, focus: u8, cooperative: bool) -> Answer {
         let table = BoundTable::new(1 << 16);
-        Solver::new(&table, Budget::default(), focus, cooperative).solve(s)
+        let mut solver = Solver::new(&table, Budget::default(), focus, cooperative);
+        solver.solve(s)
     }
 
     #[test]
@@ -1652,7 +1674,8 @@ mod tests {
     #[test]
     fn the_best_place_and_its_memory_cut_where_the_trick_floor_does() {
         // the trick floor is the display's colour at the focus player's best place, so asking
-        // about the place (remembered across displays) must cut exactly where the floor does
+        // about the place (remembered across displays, and across searches: each search here
+        // takes the memory the last one left) must cut exactly where the floor does
         let table = BoundTable::new(1 << 10);
         let mut cuts = 0;
         for seed in 0..200u64 {
@@ -1674,6 +1697,7 @@ mod tests {
             }
         }
         assert!(cuts > 500, "only {cuts} cuts: the positions test too little");
+        assert_eq!(table.spare_places.lock().unwrap().len(), 1, "every search made its own memory");
     }
 
     #[test]
