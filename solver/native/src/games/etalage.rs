@@ -104,12 +104,13 @@ fn points(cards: u64) -> i32 {
 /// is not the lowest value).
 #[inline]
 fn lowest_value(cards: u64) -> i32 {
-    (0..MAX_PLAYERS)
-        .map(|colour| (cards >> (colour * TOP as usize)) & COLOUR)
-        .filter(|&values| values != 0)
-        .map(|values| values.trailing_zeros() as i32 + 1)
-        .min()
-        .unwrap_or(0)
+    // the values held in any colour, a bit each
+    let values = (0..MAX_PLAYERS).fold(0, |values, colour| values | cards >> (colour * TOP as usize)) & COLOUR;
+    if values == 0 {
+        0
+    } else {
+        values.trailing_zeros() as i32 + 1
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -374,28 +375,40 @@ impl State {
     /// left free. Each key stands for one set of capped totals (tested: a first draft that coded
     /// the total as 1..4 met a hand's code and merged two different positions).
     pub fn need_key(&self, focus: u8, need: i32) -> Key {
+        self.keys(focus, need).1
+    }
+
+    /// The exact key (of the search of a guarantee) and the need key of `need`, which share
+    /// the hands' and the trick's codes, worked out once.
+    pub fn keys(&self, focus: u8, need: i32) -> (Key, Key) {
         debug_assert!((1..=NEED_KEYED).contains(&need), "need {need}: the key codes 1..={NEED_KEYED}");
-        self.key_with(focus, false, need)
+        let cards = self.cards_key();
+        (self.finish_key(cards, focus, false, 0), self.finish_key(cards, focus, false, need))
     }
 
     fn key_with(&self, focus: u8, cooperative: bool, need: i32) -> Key {
+        self.finish_key(self.cards_key(), focus, cooperative, need)
+    }
+
+    /// A key's codes of the cards in the hands and the trick, and the trick's cards.
+    fn cards_key(&self) -> (Key, u64) {
         let mut key = [0u64; 4];
-        let mut put = |mut cards: u64, code: u64| {
-            while cards != 0 {
-                let card = cards.trailing_zeros() as usize;
-                cards &= cards - 1;
-                key[card / 15] |= code << (4 * (card % 15));
-            }
-        };
         for p in 0..self.players as usize {
-            put(self.hands[p], p as u64 + 1);
+            put_code(&mut key, self.hands[p], p as u64 + 1);
         }
         let mut trick = 0u64;
         for i in 0..self.trick_len as usize {
             let player = (self.leader as usize + i) % self.players as usize;
-            put(1 << self.trick[i], player as u64 + 7);
+            put_code(&mut key, 1 << self.trick[i], player as u64 + 7);
             trick |= 1 << self.trick[i];
         }
+        (key, trick)
+    }
+
+    /// `cards_key`'s key completed with the display (exact, or seen through `need`) and the
+    /// top bits.
+    fn finish_key(&self, (mut key, trick): (Key, u64), focus: u8, cooperative: bool, need: i32) -> Key {
+        let mut put = |cards: u64, code: u64| put_code(&mut key, cards, code);
         if need > 0 {
             // codes 14 and 15 only, which no card in a hand or the trick has: with the hands and
             // the trick, the key still tells which cards are out, and so what each colour holds
@@ -426,6 +439,16 @@ impl State {
         key[1] |= (need >> 1 & 1) << 63;
         key[2] |= (need >> 2 & 1) << 63;
         key
+    }
+}
+
+/// Codes each of `cards` in `key` with `code` (four bits a card, fifteen cards a word).
+#[inline]
+fn put_code(key: &mut Key, mut cards: u64, code: u64) {
+    while cards != 0 {
+        let card = cards.trailing_zeros() as usize;
+        cards &= cards - 1;
+        key[card / 15] |= code << (4 * (card % 15));
     }
 }
 
@@ -1284,8 +1307,14 @@ impl<'a> Solver<'a> {
         // whether the focus player takes at least `need` more: a question about the display's
         // capped colour totals, which has a need key beside the exact one
         let need = if !self.cooperative && alpha + 1 == beta && (1..=NEED_KEYED).contains(&beta) { beta } else { 0 };
-        let key = (floor == 0).then(|| s.key(self.focus, self.cooperative));
-        let need_key = (floor == 0 && need > 0).then(|| s.need_key(self.focus, need));
+        let (key, need_key) = match (floor, need) {
+            (0, 0) => (Some(s.key(self.focus, self.cooperative)), None),
+            (0, _) => {
+                let (key, need_key) = s.keys(self.focus, need);
+                (Some(key), Some(need_key))
+            }
+            _ => (None, None),
+        };
         // the table's buckets are fetched from memory while the bounds are worked out
         for key in key.iter().chain(need_key.iter()) {
             self.table.prefetch(key);
