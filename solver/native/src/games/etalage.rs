@@ -686,7 +686,7 @@ fn card_set(cards: &[u8]) -> u64 {
 /// Each colour's strength in a trick, the sum of its cards' values: a byte a colour (strengths
 /// stay below 64) in one word, so that adding a card stays in a register. (As an array of bytes,
 /// the byte written for a card and the whole array read back for the next call could not be
-/// forwarded from the store: a fifth of the trick floor's time.)
+/// forwarded from the store: over a quarter of the trick floor's time.)
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 struct Strengths(u64);
 
