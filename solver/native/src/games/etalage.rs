@@ -361,7 +361,7 @@ impl State {
     }
 
     pub fn key(&self, focus: u8, cooperative: bool) -> Key {
-        self.key_with(focus, cooperative, 0)
+        self.finish_key(self.cards_key(), focus, cooperative, 0)
     }
 
     /// The key of the question "does `focus` take at least `need` more?" (a search in the
@@ -375,19 +375,14 @@ impl State {
     /// left free. Each key stands for one set of capped totals (tested: a first draft that coded
     /// the total as 1..4 met a hand's code and merged two different positions).
     pub fn need_key(&self, focus: u8, need: i32) -> Key {
-        self.keys(focus, need).1
+        self.finish_key(self.cards_key(), focus, false, need)
     }
 
     /// The exact key (of the search of a guarantee) and the need key of `need`, which share
     /// the hands' and the trick's codes, worked out once.
     pub fn keys(&self, focus: u8, need: i32) -> (Key, Key) {
-        debug_assert!((1..=NEED_KEYED).contains(&need), "need {need}: the key codes 1..={NEED_KEYED}");
         let cards = self.cards_key();
         (self.finish_key(cards, focus, false, 0), self.finish_key(cards, focus, false, need))
-    }
-
-    fn key_with(&self, focus: u8, cooperative: bool, need: i32) -> Key {
-        self.finish_key(self.cards_key(), focus, cooperative, need)
     }
 
     /// A key's codes of the cards in the hands and the trick, and the trick's cards.
@@ -405,9 +400,10 @@ impl State {
         (key, trick)
     }
 
-    /// `cards_key`'s key completed with the display (exact, or seen through `need`) and the
-    /// top bits.
+    /// `cards_key`'s key completed with the display (exact, or seen through `need` when it is
+    /// above 0) and the top bits.
     fn finish_key(&self, (mut key, trick): (Key, u64), focus: u8, cooperative: bool, need: i32) -> Key {
+        debug_assert!((0..=NEED_KEYED).contains(&need), "need {need}: the key codes 1..={NEED_KEYED}");
         let mut put = |cards: u64, code: u64| put_code(&mut key, cards, code);
         if need > 0 {
             // codes 14 and 15 only, which no card in a hand or the trick has: with the hands and
@@ -834,12 +830,18 @@ const NO_MOVE: u8 = u8::MAX;
 #[repr(align(128))]
 struct Bucket(Mutex<[Entry; WAYS]>);
 
+/// `mutex` locked. No thread panics while holding one of this module's locks, so a poisoned
+/// lock is only a formality.
+#[inline]
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 impl Bucket {
-    /// The bucket's entries, locked (no thread panics while holding the lock, so a poisoned
-    /// lock is only a formality).
+    /// The bucket's entries, locked.
     #[inline]
     fn entries(&self) -> MutexGuard<'_, [Entry; WAYS]> {
-        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        locked(&self.0)
     }
 }
 
@@ -996,7 +998,7 @@ impl Drop for Solver<'_> {
     fn drop(&mut self) {
         if !self.places.is_empty() {
             let places = std::mem::take(&mut self.places);
-            self.table.spare_places.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(places);
+            locked(&self.table.spare_places).push(places);
         }
     }
 }
@@ -1019,7 +1021,7 @@ impl<'a> Solver<'a> {
     #[inline]
     fn places(&mut self) -> &mut [PlaceEntry] {
         if self.places.is_empty() {
-            let spare = self.table.spare_places.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pop();
+            let spare = locked(&self.table.spare_places).pop();
             self.places = spare.unwrap_or_else(|| vec![PlaceEntry::default(); PLACE_ENTRIES]);
         }
         &mut self.places
@@ -1599,7 +1601,7 @@ pub struct Searches(Mutex<Vec<Running>>);
 
 impl Searches {
     fn running(&self) -> MutexGuard<'_, Vec<Running>> {
-        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        locked(&self.0)
     }
 
     /// `solve_together`, open to late helpers for as long as it runs; its nodes count theirs.
