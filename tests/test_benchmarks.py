@@ -24,6 +24,8 @@ RUNS = [
     (["sir_tommy_analyse.py", "--seeds", "1-2", "--turns", "4", "--time-limit", "5"], "moves decided"),
     (["pictures.py", "--seeds", "1-2"], "quick-and-easy"),
     (["etalage.py", "--players", "3", "--seeds", "1-2", "--values", "4", "--time-limit", "2"], "exact"),
+    (["etalage.py", "--players", "3", "--seeds", "1-2", "--values", "4", "--time-limit", "2", "--cooperative",
+      "--cooperative-limit", "2"], "cooperative best > guarantee  6/6"),
     (["etalage.py", "--players", "3", "--seeds", "1", "--values", "4", "--from-trick", "2", "--along",
       "--time-limit", "2"], "(10, every move on)"),
 ]
