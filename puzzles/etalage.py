@@ -261,8 +261,9 @@ def deal(seed: int, players: int = 3, values: int = TOP) -> Position:
     return position
 
 
-def check_position(position: Position) -> None:
-    """Raises IllegalPositionError unless the position can arise in the game."""
+def check_position(position: Position, scores_given: bool = True) -> None:
+    """Raises IllegalPositionError unless the position can arise in the game; `scores_given`
+    False (a text without a 'scores:' line) adds that hint where the scores do not add up."""
     p = position
     _check_players(p.players)
     _check_values(p.values)
@@ -287,7 +288,9 @@ def check_position(position: Position) -> None:
         if len(hand) > p.values - 1:
             raise IllegalPositionError(f"hand {number} holds {amount(len(hand), 'card')}; a hand holds at most {p.values - 1}")
     played = [(p.leader - 1 + i) % p.players for i in range(len(p.trick))]
-    size = len(p.hands[p.leader - 1]) + (1 if p.trick else 0)  # the hands of players yet to play
+    # the size of the hands of players yet to play, as most hands say (so the odd one is named)
+    sizes = [len(hand) + (i in played) for i, hand in enumerate(p.hands)]
+    size = max(sizes, key=lambda n: (sizes.count(n), n))
     for number, hand in enumerate(p.hands, start=1):
         want = size - (1 if number - 1 in played else 0)
         if len(hand) != want:
@@ -296,7 +299,7 @@ def check_position(position: Position) -> None:
             )
     worth = sum(map(value_of, in_play - seen))  # the cards taken
     if sum(p.scores) != worth or min(p.scores) < 0:
-        unscored = "; without a 'scores:' line every score is 0" if not any(p.scores) else ""
+        unscored = "; without a 'scores:' line every score is 0" if not scores_given else ""
         raise IllegalPositionError(
             f"the scores add up to {sum(p.scores)}, but the cards taken (those not in the display,"
             f" a hand or the trick) are worth {worth}{unscored}"
@@ -341,6 +344,8 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
     def cards(value: str, line: int) -> tuple[int, ...]:
         result = []
         for token in ([] if value == "-" else value.split()):
+            if token == "-":
+                raise ParseError(f"'-' stands for no cards and stands alone, not among cards: {value!r}", line)
             c = parse_card(token, line)
             if c in seen:
                 raise ParseError(f"card {card_name(c)} appears twice (also on line {seen[c]})", line)
@@ -379,7 +384,7 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
         position = replace(position, picked=order.index(who))
     elif position.distributing:
         raise ParseError("the trick is complete: a 'to-pick:' line must say who picks next")
-    check_position(position)
+    check_position(position, scores_given="scores" in fields)
     if "moves" in fields:
         moves = parse_record(*fields["moves"], position)
         end = replay(position, moves)

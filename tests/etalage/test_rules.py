@@ -195,6 +195,25 @@ def test_bad_positions_are_refused_naming_the_problem(text, message):
         e.parse(text)
 
 
+def test_a_short_hand_is_named_even_when_it_is_the_leaders():
+    lines = e.format_position(e.deal(1, players=3)).splitlines()
+    lines[1] = " ".join(lines[1].split()[:-1])  # hand 1, the leader's, loses a card
+    with pytest.raises(IllegalPositionError, match="^hand 1 holds 8 cards; with 0 played in this trick it must hold 9$"):
+        e.parse("\n".join(lines))
+
+
+def test_the_missing_scores_hint_only_when_the_scores_line_is_missing():
+    text = "display: 1R 2R\nhand 1: 4R 5R\nhand 2: 1Y 2Y\nhand 3: 3Y 4Y\nscores: 0 0 0\n"
+    with pytest.raises(IllegalPositionError, match="are worth 143$"):
+        e.parse(text)
+
+
+def test_a_dash_among_cards_is_named():
+    text = "display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\ntrick: - QQ\n"
+    with pytest.raises(ParseError, match="'-' stands for no cards and stands alone, not among cards: '- QQ'"):
+        e.parse(text)
+
+
 def test_ten_cards_in_a_hand_are_refused():
     deal = e.format_position(e.deal(1, players=3))
     lines = deal.splitlines()
