@@ -56,6 +56,10 @@ def named_lines(text: str, known: dict[str, str]) -> tuple[dict[str, tuple[str, 
         target[key] = (value.strip(), number)
     if not hands:
         raise ParseError("no 'hand 1:' line")
-    if sorted(hands) != list(range(1, len(hands) + 1)):
-        raise ParseError(f"hands numbered {sorted(hands)}; they must be 1 to {len(hands)}")
+    if 0 in hands:
+        raise ParseError("'hand 0:': hands are numbered from 1", hands[0][1])
+    missing = [n for n in range(1, max(hands)) if n not in hands]
+    if missing:
+        raise ParseError(f"no 'hand {missing[0]}:' line, though there is a 'hand {max(hands)}:' line"
+                         f" (hands are numbered 1, 2, ... with none left out)", hands[max(hands)][1])
     return fields, hands
