@@ -173,7 +173,7 @@ def test_variant_options_apply_to_text_without_variant_lines():
 BAD_TEXTS = [
     ("hand 1: 2 3 x 5 6 7 8 9\n", ParseError, "'x' in hand 1 is not a number"),
     ("hand 1: 2 3 4 5 6 7 8 2\n", ParseError, "duplicate card 2"),
-    ("hand 2: 2 3 4 5 6 7 8 9\n", ParseError, "must be 1 to 1"),
+    ("hand 2: 2 3 4 5 6 7 8 9\n", ParseError, "no 'hand 1:' line"),
     ("draw: 2 3\n", ParseError, "no 'hand 1:' line"),
     ("hand 1: 2 3\nfoo: 1\n", ParseError, "unknown line 'foo'"),
     ("hand 1: 2\nhand 1: 3\n", ParseError, "a second 'hand 1' line"),
