@@ -18,7 +18,7 @@ from puzzles.lines import replay
 from ._native import Kernel
 from .result import (
     KEEPS, LOSES, MOVE_LABELS, UNKNOWN, UNWINNABLE, WINNABLE, AnalyseResult, Budget, Explanation, MoveVerdict,
-    OptimumResult, Refutation, SatResult, SolveResult, Stats,
+    Objective, OptimumResult, Refutation, SatResult, SolveResult, Stats,
 )
 from .words import core_sentence, where
 
@@ -202,6 +202,12 @@ class Engine:
             reason = self.short_reason(after) if verdict == UNWINNABLE else None
             verdicts.append(MoveVerdict(move, MOVE_LABELS[verdict], reason))
         return AnalyseResult(self.name, verdict_of_moves(whole.verdict, verdicts), verdicts, total)
+
+    def analyse_over(self, position, budget: Budget, objective: Objective | None = None) -> AnalyseResult:
+        """The analysis of a position without legal moves: its verdict is solve's (the rules'
+        alone: the game is over), as `analyse` gives it in every game, with no moves."""
+        over = self.solve(position, budget)
+        return AnalyseResult(self.name, over.verdict, [], over.stats, objective)
 
     def first_moves(self, result: SolveResult) -> set:
         """(mover, move) of the first move of the solution: it keeps the game winnable."""

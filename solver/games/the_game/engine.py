@@ -180,6 +180,8 @@ class TheGameEngine(Engine):
                 if key not in after:
                     after[key] = start.apply(move)
                     moves.append((start, StarterPlay(start.to_move, move) if len(starts) > 1 else move))
+        if not moves:
+            return self.analyse_over(position, budget, CARDS_LEFT)
         found: dict[tuple, Search] = {}
         total = Stats(method="beam+bnb")
 
