@@ -18,7 +18,7 @@ from puzzles.lines import replay
 from ._native import Kernel
 from .result import (
     KEEPS, LOSES, MOVE_LABELS, UNKNOWN, UNWINNABLE, WINNABLE, AnalyseResult, Budget, Explanation, MoveVerdict,
-    OptimumResult, Refutation, SatResult, SolveResult, Stats,
+    Objective, OptimumResult, Refutation, SatResult, SolveResult, Stats,
 )
 from .words import core_sentence, where
 
@@ -37,10 +37,17 @@ class Engine:
     #: CP-SAT unsat cores in words: a win "takes" every card; without one, the rest can be "taken"
     core_verbs: tuple[str, str] = ("takes", "taken")
 
+    def __init__(self):
+        self._kernel = None
+
     # --- hooks --------------------------------------------------------------------------------
 
     def solve(self, position, budget: Budget | None = None, **options) -> SolveResult:
         raise NotImplementedError
+
+    def new_kernel(self):
+        """The game's Rust kernel with its table, made once by `kernel` (None: the game keeps none)."""
+        return None
 
     def starts(self, position) -> list:
         """The positions a deal is searched from: one per starter when the players choose who
@@ -88,6 +95,18 @@ class Engine:
         raise NotImplementedError
 
     # --- shared flows ---------------------------------------------------------------------------
+
+    def kernel(self):
+        """The process's kernel for this game, made on first use; its table is reused across calls."""
+        if self._kernel is None:
+            self._kernel = self.new_kernel()
+        return self._kernel
+
+    def set_up(self, budget: Budget) -> None:
+        """Makes the kernel off `budget`'s clock. Every command calls it before it shares out its
+        budget: made inside the first search, the table's allocation took that search's share
+        of the time (a starter reported unsearched, a verdict that changed from run to run)."""
+        budget.untimed(self.kernel)
 
     def short_reason(self, position) -> str | None:
         found = self.reasons(position)
@@ -162,6 +181,7 @@ class Engine:
         The whole position is searched first with a quarter of the time; then every move gets
         an equal share of what is left. Losing moves get a short reason where one is found."""
         budget = budget or Budget()
+        self.set_up(budget)
         whole = self.solve(position, budget.part(4))
         total = Stats(method="")
         total.add(whole.stats)
@@ -182,6 +202,12 @@ class Engine:
             reason = self.short_reason(after) if verdict == UNWINNABLE else None
             verdicts.append(MoveVerdict(move, MOVE_LABELS[verdict], reason))
         return AnalyseResult(self.name, verdict_of_moves(whole.verdict, verdicts), verdicts, total)
+
+    def analyse_over(self, position, budget: Budget, objective: Objective | None = None) -> AnalyseResult:
+        """The analysis of a position without legal moves: its verdict is solve's (the rules'
+        alone: the game is over), as `analyse` gives it in every game, with no moves."""
+        over = self.solve(position, budget)
+        return AnalyseResult(self.name, over.verdict, [], over.stats, objective)
 
     def first_moves(self, result: SolveResult) -> set:
         """(mover, move) of the first move of the solution: it keeps the game winnable."""
@@ -208,9 +234,6 @@ class DecisionEngine(Engine):
     symmetric_players: tuple[str, ...] = ()
     table_entries: int = 1 << 22
 
-    def __init__(self):
-        self._kernel = None
-
     # --- hooks ----------------------------------------------------------------------------------
 
     def to_kernel(self, position) -> tuple[list, int, list]:
@@ -226,11 +249,8 @@ class DecisionEngine(Engine):
 
     # --- the search -----------------------------------------------------------------------------
 
-    def kernel(self) -> Kernel:
-        """The process's kernel for this game; its table is reused across calls."""
-        if self._kernel is None:
-            self._kernel = Kernel(self.name, self.table_entries)
-        return self._kernel
+    def new_kernel(self) -> Kernel:
+        return Kernel(self.name, self.table_entries)
 
     def line_from_kernel(self, start, pairs) -> list:
         """The kernel's line as moves, each applied by the reference rules; it must win."""
@@ -267,6 +287,7 @@ class DecisionEngine(Engine):
     def solve(self, position, budget: Budget | None = None) -> SolveResult:
         """Is the deal (every starter) or position winnable, and how?"""
         budget = budget or Budget()
+        self.set_up(budget)
         total = Stats(method="")
         winners, solution, start_of_line, verdicts = [], [], None, []
         for start in self.starts(position):

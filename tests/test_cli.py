@@ -1,6 +1,7 @@
 """The command line for any game: unknown games and files, options of another game, exit codes,
-Ctrl-C and closed pipes."""
+Ctrl-C and closed pipes, finished positions."""
 
+import json
 import signal
 import subprocess
 import sys
@@ -102,3 +103,28 @@ def test_ctrl_c_exits_130_with_one_line():
 
 def test_a_reader_that_closes_the_pipe_early_is_not_an_error():
     assert console("solve", "twaalven", "--seed", "7", unread=True) == (0, "", "")
+
+
+#: Positions without a legal move: The Game won and stuck, Quick & Easy stuck.
+FINISHED = [
+    ("the-game", "cards: 2-5\nhand-size: 2\nhand 1: -\ndraw: -\npiles: 5 4 3 2\nto-move: 1\nplayed: 0\n", "winnable"),
+    ("the-game", "cards: 2-7\nhand-size: 2\nhand 1: 4\ndraw: -\npiles: 5 7 3 2\nto-move: 1\nplayed: 0\n",
+     "unwinnable"),
+    ("quick-and-easy", "hand 1: -\nhand 2: 5R\ndraw: -\npiles: 10P 1P\nto-move: 2\nplayed: 0\n", "unwinnable"),
+]
+
+
+@pytest.mark.parametrize("game, position, verdict", FINISHED,
+                         ids=["the-game won", "the-game stuck", "quick-and-easy stuck"])
+def test_analyse_of_a_position_without_moves_gives_solves_verdict(game, position, verdict):
+    """analyse, solve and explain agree on a finished game: The Game and Quick & Easy's analyse
+    said 'unknown' with 'no legal moves' where the others' gave solve's verdict."""
+    analysed = run("analyse", game, "-", input=position)
+    assert analysed.exit_code == 0
+    assert analysed.output.splitlines() == [f"verdict: {verdict}", "no legal moves",
+                                            "stats: 0 nodes, 0.000000 s, method rules"]
+    payload = json.loads(run("analyse", game, "-", "--json", input=position).output)
+    assert (payload["verdict"], payload["moves"], payload["stats"]["method"]) == (verdict, [], "rules")
+    for command in ("solve", "explain"):
+        assert json.loads(run(command, game, "-", "--json", input=position).output)["verdict"] == verdict
+        assert f"verdict: {verdict}\n" in run(command, game, "-", input=position).output

@@ -1,6 +1,9 @@
-"""The shared engine: proof trees in explanations."""
+"""The shared engine: proof trees in explanations, verdicts of moves, budgets."""
 
+import time
 
+import solver.engine
+from solver._native import Kernel
 from solver.registry import GAMES
 from solver.engine import verdict_of_moves
 from solver.result import KEEPS, LOSES, UNKNOWN, UNWINNABLE, WINNABLE, Budget, MoveVerdict
@@ -49,3 +52,18 @@ def test_cp_sat_runs_only_when_a_clock_can_stop_it():
     entry = GAMES["stapelen"]
     result = entry.engine.solve(entry.rules.deal(1), Budget(time_limit=1e300, node_limit=50))
     assert result.verdict == UNKNOWN and result.stats.method == "dfs"
+
+
+def test_making_a_kernel_is_not_search_time(monkeypatch):
+    """A command makes its game's kernel off the budget's clock, before it shares the budget out:
+    allocating the table (up to a second or more on a busy machine) once took the first search's
+    share of the time."""
+    def slow_kernel(name: str, table_entries: int) -> Kernel:
+        time.sleep(0.5)
+        return Kernel(name, 1 << 16)
+
+    monkeypatch.setattr(solver.engine, "Kernel", slow_kernel)
+    entry = GAMES["twaalven"]
+    budget = Budget(time_limit=0.4)
+    assert type(entry.engine)().solve(entry.rules.deal(7), budget).verdict == WINNABLE
+    assert budget.seconds_left() > 0.2

@@ -9,6 +9,7 @@ replays every line and raises otherwise).
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -16,8 +17,10 @@ from hypothesis import strategies as st
 
 from puzzles import the_game as g
 from puzzles.errors import IllegalPositionError
+from solver._native import TheGameKernel
+from solver.games.the_game import engine as the_game_engine
 from solver.games.the_game import reasons
-from solver.games.the_game.engine import GAME
+from solver.games.the_game.engine import GAME, TheGameEngine
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
 engine = GAME.engine
@@ -232,6 +235,36 @@ def test_a_hit_budget_is_unknown_and_keeps_a_replayable_line():
     assert result.verdict == UNKNOWN and not result.optimal
     if result.solution:
         assert g.replay(result.start, result.solution).cards_left == result.value
+
+
+def slow_kernel(table_entries: int) -> TheGameKernel:
+    """A kernel that takes 0.6 s to make, as the real table does on a busy machine."""
+    time.sleep(0.6)
+    return TheGameKernel(1 << 16)
+
+
+@pytest.mark.parametrize("command", ["solve", "analyse"])
+def test_making_the_kernel_takes_no_search_time(monkeypatch, command):
+    """The kernel is made off the budget's clock, before the budget is shared out: made inside
+    the first starter's search, it took that starter's share, and `solve the-game --seed 4
+    --players 3 --smaller-hand --expert --time-limit 1` reported player 1 unsearched (0 nodes,
+    98 cards left) on some runs and winnable on others."""
+    monkeypatch.setattr(the_game_engine, "TheGameKernel", slow_kernel)
+    deal = g.deal(4, players=3, top=30, hand_size=4)
+    result = getattr(TheGameEngine(), command)(deal, Budget(time_limit=0.3))
+    searches = result.by_starter if command == "solve" else result.moves
+    assert searches and result.stats.nodes > 0
+    if command == "solve":
+        assert all(s.searched and s.nodes > 0 for s in result.by_starter)
+
+
+def test_a_starter_given_no_time_is_reported_unsearched():
+    """A start the budget left no time shows no made-up value: not '98 (bound 0)' but 'not searched'."""
+    result = engine.solve(g.deal(4, players=3), Budget(time_limit=0))
+    assert [s.nodes for s in result.by_starter] == [0, 0, 0] and result.verdict == UNKNOWN
+    assert "by starter: player 1 not searched (no time left), player 2 not searched (no time left)" in "\n".join(
+        result.lines())
+    assert [s["searched"] for s in result.to_json()["by_starter"]] == [False, False, False]
 
 
 def test_table_reuse_across_analyse_children_keeps_answers_exact():

@@ -131,14 +131,9 @@ class EtalageResult(OptimumResult):
 class EtalageEngine(Engine):
     name = rules.NAME
 
-    def __init__(self):
-        self._kernel = None
-
-    def kernel(self) -> EtalageKernel:
-        """The process's kernel; its table (exact keys) serves every position of every deal."""
-        if self._kernel is None:
-            self._kernel = EtalageKernel(TABLE_ENTRIES)
-        return self._kernel
+    def new_kernel(self) -> EtalageKernel:
+        """The kernel; its table (exact keys) serves every position of every deal."""
+        return EtalageKernel(TABLE_ENTRIES)
 
     def turns(self, start: Position, moves: list) -> list:
         return rules.events(start, moves)
@@ -205,7 +200,7 @@ class EtalageEngine(Engine):
         threads, spending = threads_for(budget), threading.Lock()
         helpers = max(0, threads // max(1, len(searches)) - 1)
         ticks = iter(progress(searches))
-        self.kernel()  # made here, before the threads, so that they all share one table
+        self.set_up(budget)  # here, before the threads, so that they all share one table
 
         def run(index: int, position: Position, player: int, cooperative: bool) -> Value:
             part = share(budget, index, len(searches), threads)
@@ -227,6 +222,7 @@ class EtalageEngine(Engine):
         (on a position too large to finish, a cooperative best given no time would keep its
         static bounds, which say nothing)."""
         budget = budget or Budget()
+        self.set_up(budget)
         players = range(1, position.players + 1)
         guarantees = budget.part(1, GUARANTEES_SHARE)
         found = self.values(position, [(player, False) for player in players], guarantees)
@@ -256,6 +252,7 @@ class EtalageEngine(Engine):
         A move is the best (`keeps winnable`) when its guarantee is proven no lower than any
         other's, `loses` when proven lower than another's, `unknown` otherwise."""
         budget = budget or Budget()
+        self.set_up(budget)
         if position.record:
             return self.analyse_record(position, budget, progress)
         mover = position.to_move

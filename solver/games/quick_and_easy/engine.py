@@ -141,6 +141,8 @@ class QuickAndEasyEngine(Engine):
                 if key not in after:
                     after[key] = start.apply(move)
                     moves.append(move if position.to_move is not None else StarterMove(start.to_move, move))
+        if not moves:
+            return self.analyse_over(position, budget, CARDS_PLAYED)
         found = {}
         for index, key in enumerate(progress(list(after))):
             part = budget.part(len(after) - index)

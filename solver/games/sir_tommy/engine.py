@@ -79,14 +79,9 @@ class SirTommyEngine(Engine):
     name = rules.NAME
     core_verbs = ("plays", "played")
 
-    def __init__(self):
-        self._kernel = None
-
-    def kernel(self) -> SirTommyKernel:
-        """The process's kernel; its table is reused across searches of the same deal."""
-        if self._kernel is None:
-            self._kernel = SirTommyKernel(TABLE_ENTRIES)
-        return self._kernel
+    def new_kernel(self) -> SirTommyKernel:
+        """The kernel; its table is reused across searches of the same deal."""
+        return SirTommyKernel(TABLE_ENTRIES)
 
     # --- hooks ----------------------------------------------------------------------------------
 
@@ -159,6 +154,7 @@ class SirTommyEngine(Engine):
         """Is the deal or position winnable, and how; with `maximise` ("U" or "D"): the most
         cards that player can hold in a win, by CP-SAT started from the first win found."""
         budget = budget or Budget()
+        self.set_up(budget)
         verdict, moves, end, stats = self.search(position, budget)
         common = dict(
             game=self.name, verdict=verdict, starters=["U"] if verdict == WINNABLE else [],
@@ -215,6 +211,7 @@ class SirTommyEngine(Engine):
         far more than CP-SAT; with fewer rows CP-SAT proves positions lost that the kernel
         cannot.)"""
         budget = budget or Budget()
+        self.set_up(budget)
         whole, line, _, total = self.search_part(position, budget, 4)
         after = {}
         for move in sorted(position.legal_moves(), key=lowest_rows_first):

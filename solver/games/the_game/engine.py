@@ -60,6 +60,18 @@ class Search:
     def optimal(self) -> bool:
         return self.lower_bound >= self.cards_left
 
+    @property
+    def searched(self) -> bool:
+        """False when the budget left this start no time to search: its cards left are then only
+        every card still in play, not a line's."""
+        return self.nodes > 0 or self.optimal
+
+    def summary(self) -> str:
+        """The start as `solve` lists the starters: 'player 2 1 (bound 0)'."""
+        if not self.searched:
+            return f"player {self.start.to_move} not searched (no time left)"
+        return f"player {self.start.to_move} {self.cards_left}{'' if self.optimal else f' (bound {self.lower_bound})'}"
+
 
 @dataclass
 class TheGameResult(OptimumResult):
@@ -70,10 +82,7 @@ class TheGameResult(OptimumResult):
     def head_lines(self) -> list[str]:
         lines = super().head_lines()
         if len(self.by_starter) > 1:
-            lines.append("by starter: " + ", ".join(
-                f"player {s.start.to_move} {s.cards_left}{'' if s.optimal else f' (bound {s.lower_bound})'}"
-                for s in self.by_starter
-            ))
+            lines.append("by starter: " + ", ".join(s.summary() for s in self.by_starter))
         return lines
 
     def line_title(self) -> str:
@@ -87,14 +96,9 @@ class TheGameEngine(Engine):
     name = rules.NAME
     rules = rules
 
-    def __init__(self):
-        self._kernel = None
-
-    def kernel(self) -> TheGameKernel:
-        """The process's kernel; its table is reused across calls on the same draw pile."""
-        if self._kernel is None:
-            self._kernel = TheGameKernel(TABLE_ENTRIES)
-        return self._kernel
+    def new_kernel(self) -> TheGameKernel:
+        """The kernel; its table is reused across calls on the same draw pile."""
+        return TheGameKernel(TABLE_ENTRIES)
 
     def starts(self, position: Position) -> list[Position]:
         if position.to_move is not None:
@@ -133,6 +137,7 @@ class TheGameEngine(Engine):
         """The fewest cards left from the position, or from the deal over every starter (stopping
         at the first starter that wins). The budget is shared out among the starters still to try."""
         budget = budget or Budget()
+        self.set_up(budget)
         tried: list[Search] = []
         candidates = self.starts(position)
         for index, start in enumerate(candidates):
@@ -152,7 +157,7 @@ class TheGameEngine(Engine):
             start=best.start, turns=self.turns(best.start, best.moves),
             details={"by_starter": [
                 {"player": s.start.to_move, "cards_left": s.cards_left, "lower_bound": s.lower_bound,
-                 "beam_cards_left": s.beam}
+                 "beam_cards_left": s.beam, "searched": s.searched}
                 for s in tried
             ]},
             objective=CARDS_LEFT, value=best.cards_left, bound=bound, by_starter=tuple(tried),
@@ -166,6 +171,7 @@ class TheGameEngine(Engine):
         the rest, until every value is proven or the budget is spent (the kernel keeps its
         proven bounds between passes)."""
         budget = budget or Budget()
+        self.set_up(budget)
         starts = self.starts(position)
         after, moves = {}, []
         for start in starts:
@@ -174,6 +180,8 @@ class TheGameEngine(Engine):
                 if key not in after:
                     after[key] = start.apply(move)
                     moves.append((start, StarterPlay(start.to_move, move) if len(starts) > 1 else move))
+        if not moves:
+            return self.analyse_over(position, budget, CARDS_LEFT)
         found: dict[tuple, Search] = {}
         total = Stats(method="beam+bnb")
 
