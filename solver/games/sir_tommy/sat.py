@@ -213,8 +213,9 @@ def solve(position: Position, time_limit: float | None = None, maximise: str | N
     if status == cp_model.INFEASIBLE:
         return SatAnswer(UNWINNABLE, proven=True, seconds=seconds)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        bound = int(solver.best_objective_bound + 1e-6) if maximise else None
-        return SatAnswer(UNKNOWN, bound=bound, seconds=seconds)
+        # no bound: stopped before it finds a solution (before presolve ends, say), CP-SAT can
+        # report the objective bound's unset default, 0, below the `at_least` the model demands
+        return SatAnswer(UNKNOWN, seconds=seconds)
     moves, end = line(built, position, solver)
     held = end.held(maximise) if maximise else None
     bound = int(solver.best_objective_bound + 1e-6) if maximise else None
