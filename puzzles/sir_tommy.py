@@ -335,8 +335,10 @@ def all_cards(position: Position) -> list[int]:
     return cards + [c for piles in position.foundations for pile in piles for c in pile]
 
 
-def check_position(position: Position) -> None:
-    """Raises IllegalPositionError unless the position can arise in the game."""
+def check_position(position: Position, stock_line: int | None = None) -> None:
+    """Raises IllegalPositionError unless the position can arise in the game. `stock_line` is
+    how many cards the text's stock line held (`parse` draws the mover's hand from it at the
+    start of a turn): the count an error about the stock quotes; by default the position's."""
     check_rows(len(position.rows))
     cards = all_cards(position)
     duplicates = sorted({c for c in cards if cards.count(c) > 1})
@@ -364,7 +366,7 @@ def check_position(position: Position) -> None:
     drawn = total - stock
     if drawn == 0 or (stock and drawn % DRAW):
         raise IllegalPositionError(
-            f"{stock} cards in the stock of {total}: draws of {DRAW} leave {total - DRAW}, {total - 2 * DRAW}, … or none")
+            f"{stock if stock_line is None else stock_line} cards in the stock of {total}: draws of {DRAW} leave {total - DRAW}, {total - 2 * DRAW}, … or none")
     last_draw = drawn - DRAW * ((drawn - 1) // DRAW)
     if len(position.hand) > last_draw:
         raise IllegalPositionError(f"{amount(len(position.hand), 'card')} in hand but the last draw took {last_draw}")
@@ -407,11 +409,12 @@ def parse(text: str, rows: int = DEFAULT_ROWS) -> Position:
     if not layout.seen:
         raise ParseError("a position with no cards")
     to_move = layout.to_move(PLAYERS) or "U"
+    stock_line = len(stock)
     if hand is None:  # the start of a turn: the mover draws now
         hand, stock = stock[:DRAW], stock[DRAW:]
     top = max(rank(c) for c in layout.seen)
     position = Position(tuple(stock), tuple(hand), tuple(layout.columns), tuple(foundations), to_move, top)
-    check_position(position)
+    check_position(position, stock_line)
     return position
 
 

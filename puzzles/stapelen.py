@@ -130,6 +130,11 @@ class Position:
         return not self.is_won() and not self.legal_moves()
 
 
+def is_fresh(position: Position) -> bool:
+    """A deal nobody has touched: every card still in the columns, so either player may start."""
+    return position.remaining == DECK_SIZE
+
+
 def check_position(position: Position) -> None:
     """Raises IllegalPositionError unless the position can arise in the game."""
     if len(position.columns) != COLUMNS:

@@ -230,8 +230,6 @@ class DecisionEngine(Engine):
 
     #: the game's SAT module (`solve(position, time_limit)`, `core(position, time_limit)`), if any
     sat = None
-    #: players interchangeable by the rules: when one start wins, every starter can
-    symmetric_players: tuple[str, ...] = ()
     table_entries: int = 1 << 22
 
     # --- hooks ----------------------------------------------------------------------------------
@@ -246,6 +244,11 @@ class DecisionEngine(Engine):
 
     def core(self, position, time_limit: float | None):
         return None if self.sat is None else self.sat.core(position, time_limit)
+
+    def symmetric_starters(self, position) -> tuple:
+        """The players who can each start `position`, interchangeable by the rules, so that when
+        one start wins every one of them can; () where the position fixes who moves (default)."""
+        return ()
 
     # --- the search -----------------------------------------------------------------------------
 
@@ -304,8 +307,9 @@ class DecisionEngine(Engine):
             overall = UNWINNABLE
         else:
             overall = UNKNOWN
-        if winners and self.symmetric_players:
-            winners = list(self.symmetric_players)
+        symmetric = self.symmetric_starters(position)
+        if winners and symmetric:
+            winners = list(symmetric)
         start = start_of_line if start_of_line is not None else position
         return SolveResult(
             game=self.name, verdict=overall, starters=[w for w in winners if w is not None],

@@ -70,6 +70,23 @@ def test_rows_option_and_a_position_file(tmp_path):
     assert refused.exit_code == 2 and "a 5th row" in refused.output and "--rows" in refused.output
 
 
+def test_a_position_with_d_to_move_is_started_by_d(tmp_path):
+    """Seed 5 after U's first turn (8C, KC, 4C on the rows): the winning starter is D, the
+    player the position names, as the line's first turn is D's."""
+    deal = st.deal(5)
+    cards = [card_name(c) for c in deal.hand + deal.stock]
+    assert cards[:3] == ["8C", "KC", "4C"]
+    path = tmp_path / "d-to-move.txt"
+    path.write_text(f"4C KC\n8C\n-\n-\nstock: {' '.join(cards[3:])}\nU: -, -, -, -\nD: -, -, -, -\nto-move: D\n")
+    data = json.loads(run("solve", "sir-tommy", str(path), "--time-limit", "2", "--json").output)
+    assert data["verdict"] == "winnable" and data["starters"] == ["D"] and data["starter"] == "D"
+    assert data["solution"][0]["player"] == "D"
+    assert replay_json(st.parse(path.read_text()), data["solution"]).is_won()
+    text = run("solve", "sir-tommy", str(path), "--time-limit", "2").output.splitlines()
+    assert "winning starter(s): D" in text
+    assert next(line for line in text if line.startswith("  1. ")).startswith("  1. D drew 9D 6S 6H")
+
+
 def test_maximise_reports_the_most_cards_and_the_super_winner():
     data = json.loads(run("solve", "sir-tommy", "--seed", "2", "--maximise", "D", "--time-limit", "2", "--json").output)
     maximum = data["maximise"]

@@ -3,6 +3,8 @@ formats and every parse and plausibility error."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from puzzles import sir_tommy as st
@@ -144,6 +146,19 @@ def test_implausible_positions_are_refused():
         st.check_position(Position(deal.stock, deal.hand, deal.rows, to_move="D"))
     with pytest.raises(IllegalPositionError, match="missing: 2S"):
         st.check_position(Position(tuple(x for x in deal.stock if x != c("2S")), deal.hand, deal.rows))
+
+
+def test_a_bad_stock_count_quotes_the_cards_on_the_stock_line():
+    """Seed 5 after U's turn, with 9D moved from the stock to row 3: the stock line holds 48
+    cards, also when the parser has drawn D's three from it (no hand line)."""
+    deal = st.deal(5)
+    cards = [card_name(x) for x in deal.hand + deal.stock]
+    assert cards[:4] == ["8C", "KC", "4C", "9D"]
+    text = f"4C KC\n8C\n9D\n-\nstock: {' '.join(cards[4:])}\nU: -, -, -, -\nD: -, -, -, -\n"
+    message = re.escape("48 cards in the stock of 52: draws of 3 leave 49, 46, … or none")
+    for hand in ("", "hand: -\n"):
+        with pytest.raises(IllegalPositionError, match=f"^{message}$"):
+            st.parse(text + hand + "to-move: D\n")
 
 
 def test_the_last_draw_takes_the_single_card_left():

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzles import stapelen as sp
+from puzzles.errors import IllegalPositionError
 from puzzles.stapelen import Move, Position
 from solver.games.stapelen.engine import GAME
 from solver.games.stapelen import sat
@@ -92,7 +93,7 @@ def assert_engine_agrees(pos: Position) -> str:
     if expected == WINNABLE:
         assert len(result.solution) == pos.remaining
         assert sp.replay(pos, result.solution).is_won()
-        assert result.starters == ["A", "B"] and result.starter == pos.to_move
+        assert result.starters == [pos.to_move] and result.starter == pos.to_move
     else:
         assert result.solution == [] and result.starters == []
     return expected
@@ -132,6 +133,21 @@ def test_known_verdicts_of_seeded_deals(seed):
     assert result.starters == ["A", "B"] and result.starter == "A"
     assert len(result.solution) == 52 and sp.replay(deal, result.solution).is_won()
     assert result.to_json()["solution"][0] == result.solution[0].to_json()
+
+
+def test_a_position_lists_only_its_player_to_move_as_starter():
+    """Seed 5 after A placed 5D (top of column 2): only B, the player to move, starts; with A
+    to move the same cards are refused, so A is no winning starter."""
+    cards = sp.format_position(sp.deal(5)).replace("KC TS 8D 5D\n", "KC TS 8D\n")
+    assert cards != sp.format_position(sp.deal(5))
+    position = sp.parse(cards + "A: 5D, -, -\nB: -, -, -\nto-move: B\n")
+    with pytest.raises(IllegalPositionError, match="A is to move with 1 cards placed"):
+        sp.parse(cards + "A: 5D, -, -\nB: -, -, -\nto-move: A\n")
+    result = engine.solve(position, Budget(time_limit=30))
+    assert result.verdict == WINNABLE and result.starters == ["B"] and result.starter == "B"
+    assert result.solution[0].player == "B" and sp.replay(position, result.solution).is_won()
+    assert result.to_json()["starters"] == ["B"] and result.to_json()["starter"] == "B"
+    assert "winning starter(s): B" in result.lines() and "solution (B starts):" in result.lines()
 
 
 def test_node_limit_gives_unknown_or_the_right_verdict():

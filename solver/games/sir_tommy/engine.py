@@ -152,19 +152,20 @@ class SirTommyEngine(Engine):
 
     def solve(self, position: Position, budget: Budget | None = None, maximise: str | None = None) -> SolveResult:
         """Is the deal or position winnable, and how; with `maximise` ("U" or "D"): the most
-        cards that player can hold in a win, by CP-SAT started from the first win found."""
+        cards that player can hold in a win, by CP-SAT started from the first win found. The
+        starter is the player to move: U for a deal, the one the position names otherwise."""
         budget = budget or Budget()
         self.set_up(budget)
         verdict, moves, end, stats = self.search(position, budget)
         common = dict(
-            game=self.name, verdict=verdict, starters=["U"] if verdict == WINNABLE else [],
+            game=self.name, verdict=verdict, starters=[position.to_move] if verdict == WINNABLE else [],
             explanation=self.short_reason(position) if verdict == UNWINNABLE else None, stats=stats, start=position,
         )
         if verdict != WINNABLE or not maximise:
-            return SirTommyResult(solution=moves, starter="U" if moves else None, turns=self.turns(position, moves),
+            return SirTommyResult(solution=moves, starter=position.to_move if moves else None, turns=self.turns(position, moves),
                                   details={"held": {p: end.held(p) for p in PLAYERS} if end else {}}, **common)
         held, bound, moves, end = self.most_cards(position, maximise, moves, end, budget, stats)
-        return MostHeld(solution=moves, starter="U", turns=self.turns(position, moves),
+        return MostHeld(solution=moves, starter=position.to_move, turns=self.turns(position, moves),
                         details={"held": {p: end.held(p) for p in PLAYERS}},
                         objective=most_held_objective(maximise), value=held, bound=bound, player=maximise, **common)
 

@@ -5,7 +5,7 @@ is searched with A to move and, when won, either may start."""
 from __future__ import annotations
 
 from puzzles import stapelen as rules
-from puzzles.cards import DECK_SIZE, rank
+from puzzles.cards import rank
 from puzzles.stapelen import Move, Position
 
 from ...contract import GameEntry
@@ -16,7 +16,6 @@ from . import picture, reasons, sat
 
 class StapelenEngine(DecisionEngine):
     name = rules.NAME
-    symmetric_players = rules.PLAYERS
     sat = sat
     core_verbs = ("places", "placed")
 
@@ -31,12 +30,16 @@ class StapelenEngine(DecisionEngine):
         pile = position.foundations_of(position.to_move)[foundation]
         return Move(position.to_move, position.columns[column][-1], column, foundation, pile[-1] if pile else None)
 
+    def symmetric_starters(self, position: Position) -> tuple[str, ...]:
+        """A and B for a fresh deal; a position mid-game has its player to move, and only that one."""
+        return rules.PLAYERS if rules.is_fresh(position) else ()
+
     def reasons(self, position: Position) -> list[str]:
         return reasons.reasons(position)
 
     def winnable_reasons(self, position: Position, result: SolveResult) -> list[str]:
         """A fresh deal is won whoever starts, since the players are symmetric."""
-        who = "whoever starts" if position.remaining == DECK_SIZE else f"with {position.to_move} to move"
+        who = "whoever starts" if rules.is_fresh(position) else f"with {position.to_move} to move"
         return [f"Winnable {who}; `winnable solve` prints a winning line."]
 
 
