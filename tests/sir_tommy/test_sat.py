@@ -84,3 +84,11 @@ def test_a_kernel_line_as_hint_satisfies_the_model(seed):
         built.model.add(built.model.get_int_var_from_proto_index(index) == value)
     built.model.clear_hints()
     assert checked_solve(new_solver(30, 1), built.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+
+def test_a_run_stopped_before_any_solution_claims_no_bound():
+    """Stopped in presolve, CP-SAT's objective bound is its unset default, 0: no bound on the
+    most cards held, which is at least the 20 demanded here."""
+    answer = sat.solve(st.deal(2), time_limit=1e-6, maximise="D", at_least=20)
+    assert answer.verdict != UNWINNABLE
+    assert answer.bound is None or answer.bound >= 20
