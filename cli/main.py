@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 
 import click
 
@@ -18,13 +19,33 @@ from .common import (
 )
 
 
+@contextmanager
+def usage_errors_in_one_line():
+    """A usage error raised in the block (an unknown option, a value out of range, a missing
+    argument) shows as its `Error:` line alone, which names the option: click would put a usage
+    line, a help hint and a blank line before it. Help shown for a bare `winnable` stays."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise
+    except click.UsageError as error:
+        error.ctx = None  # click prints the usage and hint lines only for an error with a context
+        raise
+
+
 class Commands(click.Group):
-    """The command group; a reader that closes the pipe early (`| head`) ends a command quietly
-    with exit code 0, where click would exit 1."""
+    """The command group: usage errors of every command are one line (exit 2), and a reader
+    that closes the pipe early (`| head`) ends a command quietly with exit code 0, where click
+    would exit 1."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with usage_errors_in_one_line():
+            return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
+            with usage_errors_in_one_line():
+                return super().invoke(ctx)
         except BrokenPipeError:
             # Python would report the failed flush of stdout at exit: point stdout at nothing first.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -39,6 +39,24 @@ def test_an_option_of_another_game_is_refused_with_exit_2(args, option):
     assert result.output.strip().endswith(f"{option} does not apply to {args[1]}")
 
 
+@pytest.mark.parametrize("args, named", [
+    (("solve", "twaalven", "--seed", "-1"), "'--seed'"),
+    (("solve", "twaalven", "--seed", "1", "--time-limit", "abc"), "'--time-limit'"),
+    (("deal", "etalage", "--seed", "1", "--players", "7"), "'--players'"),
+    (("analyse", "twaalven", "--seed", "1", "--no-such-option"), "'--no-such-option'"),
+    (("survey", "twaalven", "--seeds", "1-2"), "'--db'"),
+    (("report",), "'DB'"),
+    (("no-such-command",), "'no-such-command'"),
+    (("--no-such-option",), "'--no-such-option'"),
+])
+def test_a_usage_error_is_one_line_naming_the_option(args, named):
+    """Click's parser errors lose its usage and hint lines: only `Error: ...`, exit 2."""
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1, result.output
+    assert named in result.output
+
+
 def test_console_script_reports_bad_input_on_stderr_without_traceback():
     text = twaalven.format_position(twaalven.deal(7)).replace("KH 8H 7H QS", "KH 8H 7H QH")
     run_ = subprocess.run(
