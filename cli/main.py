@@ -14,8 +14,8 @@ from solver.result import Budget
 from .batch import generate, report, survey
 from .pictures import html_option, picture_of, write_line_page, write_moves_page, write_picture, write_reasons_page
 from .common import (
-    EXIT_CODES, INPUT_HELP, JSON_HELP, budget_options, checked, emit_json, game_choice, load, progress, shown,
-    source_options, with_game_options,
+    EXIT_CODES, INPUT_HELP, JSON_HELP, InputError, budget_options, checked, emit_json, game_choice, load, progress,
+    shown, source_options, with_game_options,
 )
 
 
@@ -34,9 +34,9 @@ def usage_errors_in_one_line():
 
 
 class Commands(click.Group):
-    """The command group: usage errors of every command are one line (exit 2), and a reader
-    that closes the pipe early (`| head`) ends a command quietly with exit code 0, where click
-    would exit 1."""
+    """The command group: usage errors of every command are one line (exit 2), so is output that
+    cannot be written (a full disk), and a reader that closes the pipe early (`| head`) ends a
+    command quietly with exit code 0, where click would exit 1."""
 
     def make_context(self, info_name, args, parent=None, **extra):
         with usage_errors_in_one_line():
@@ -50,6 +50,19 @@ class Commands(click.Group):
             # Python would report the failed flush of stdout at exit: point stdout at nothing first.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise click.exceptions.Exit(0) from None
+        except OSError as error:
+            if not raised_by_echo(error):
+                raise
+            raise InputError(f"cannot write the output: {error.strerror}") from None
+
+
+def raised_by_echo(error: BaseException) -> bool:
+    """Whether `error` was raised writing the output (by click.echo, which every command
+    writes with), not by other work: only then is it the output's fault (a full disk)."""
+    innermost = error.__traceback__
+    while innermost.tb_next is not None:
+        innermost = innermost.tb_next
+    return innermost.tb_frame.f_code is click.utils.echo.__code__
 
 
 @click.group(cls=Commands, epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})

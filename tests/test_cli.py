@@ -1,6 +1,7 @@
 """The command line for any game: unknown games and files, options of another game, exit codes,
 Ctrl-C and closed pipes."""
 
+import os
 import signal
 import subprocess
 import sys
@@ -120,3 +121,15 @@ def test_ctrl_c_exits_130_with_one_line():
 
 def test_a_reader_that_closes_the_pipe_early_is_not_an_error():
     assert console("solve", "twaalven", "--seed", "7", unread=True) == (0, "", "")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [
+    ("solve", "twaalven", "--seed", "1"), ("solve", "twaalven", "--seed", "1", "--json"), ("deal", "twaalven", "--seed", "1"),
+])
+def test_output_to_a_full_disk_is_one_error_line(args):
+    """/dev/full refuses every write with ENOSPC, as a full disk does."""
+    with open("/dev/full", "w") as full:
+        run_ = subprocess.run([sys.executable, "-c", "from cli.main import run; run()", *args],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert (run_.returncode, run_.stderr) == (2, "Error: cannot write the output: No space left on device\n")
