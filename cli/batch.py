@@ -1,7 +1,7 @@
 """Commands over many deals: generate (puzzles for setters), survey (winnability of a seed range,
 stored in SQLite, resumable) and report (tables and a plot from a survey database).
 
-cli.main registers them beside the single-deal commands.
+cli.commands registers them beside the single-deal commands.
 """
 
 from __future__ import annotations

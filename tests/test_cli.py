@@ -10,7 +10,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from cli.commands import main
 from puzzles import twaalven
 from tests.interrupts import seconds_until_interrupted
 
@@ -117,6 +117,25 @@ def test_ctrl_c_exits_130_with_one_line():
                              interrupt_after=3)
     assert (code, out, err.strip()) == (130, "", "interrupted")
     assert time.perf_counter() - started < 20
+
+
+@pytest.mark.parametrize("module", ["click", "solver.registry", "solver._native", "ortools.sat.python.cp_model"])
+def test_ctrl_c_while_the_commands_import_exits_130_with_one_line(module):
+    """The console script's module imports only the standard library, so a Ctrl-C in the second
+    or two that click and the solvers take to import is caught like any other. The SIGINT is
+    sent as `module` starts importing, so the test does not depend on the machine's speed."""
+    script = (
+        "import os, signal, sys\n"
+        "class Interrupting:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        f"        if name == {module!r}:\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "sys.meta_path.insert(0, Interrupting())\n"
+        "from cli.main import run; run()\n"
+    )
+    run_ = subprocess.run([sys.executable, "-c", script, "solve", "twaalven", "--seed", "1"],
+                          capture_output=True, text=True, timeout=60)
+    assert (run_.returncode, run_.stdout, run_.stderr) == (130, "", "interrupted\n")
 
 
 def test_a_reader_that_closes_the_pipe_early_is_not_an_error():

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli.main import main
+from cli.commands import main
 from puzzles import etalage, one_foundation, sir_tommy, stapelen, the_game, twaalven
 from puzzles.errors import ParseError
 from solver.registry import GAMES
