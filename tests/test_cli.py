@@ -11,7 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from cli.commands import main
+from cli.common import MAX_INPUT_BYTES
 from puzzles import twaalven
+from tests.conftest import memory_limit
 from tests.interrupts import seconds_until_interrupted
 
 
@@ -152,3 +154,22 @@ def test_output_to_a_full_disk_is_one_error_line(args):
         run_ = subprocess.run([sys.executable, "-c", "from cli.main import run; run()", *args],
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
     assert (run_.returncode, run_.stderr) == (2, "Error: cannot write the output: No space left on device\n")
+
+
+def test_a_file_larger_than_the_limit_is_refused_in_one_line(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * (MAX_INPUT_BYTES + 1))
+    result = run("solve", "twaalven", str(big))
+    assert (result.exit_code, result.output) == (2, f"Error: {big}: more than 1 MiB; a deal or position is a few KB\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+@pytest.mark.parametrize("source", ["/dev/zero", "-"])
+def test_an_endless_input_is_refused_without_reading_it_whole(source):
+    """/dev/zero never ends: read whole, it would fill the memory (3 GB here) first."""
+    with open("/dev/zero", "rb") as zeros:
+        run_ = subprocess.run([sys.executable, "-c", "from cli.main import run; run()", "deal", "twaalven", source],
+                              stdin=zeros, capture_output=True, text=True, timeout=60,
+                              preexec_fn=memory_limit(3 * 2**30))
+    where = "standard input" if source == "-" else source
+    assert (run_.returncode, run_.stderr) == (2, f"Error: {where}: more than 1 MiB; a deal or position is a few KB\n")
