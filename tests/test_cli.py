@@ -173,3 +173,12 @@ def test_an_endless_input_is_refused_without_reading_it_whole(source):
                               preexec_fn=memory_limit(3 * 2**30))
     where = "standard input" if source == "-" else source
     assert (run_.returncode, run_.stderr) == (2, f"Error: {where}: more than 1 MiB; a deal or position is a few KB\n")
+
+
+def test_a_long_bad_token_is_quoted_by_its_first_40_characters():
+    token = "x" * 500_000
+    card = run("deal", "twaalven", "-", input=token)
+    assert card.exit_code == 2
+    assert card.output.startswith(f"Error: standard input: line 1: '{token[:40]}…' is not a card")
+    game = run("solve", token, "--seed", "1")
+    assert game.exit_code == 2 and game.output.startswith(f"Error: unknown game '{token[:40]}…'; known games:")

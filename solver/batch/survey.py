@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Callable, Iterable, Iterator, NamedTuple
 
-from puzzles.errors import WinnableError
+from puzzles.errors import WinnableError, quoted
 
 from .. import parallel
 from ..result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
@@ -82,11 +82,11 @@ def seed_range(text: str) -> range:
     try:
         low, high = int(first), int(last if dash else first)
     except ValueError:
-        raise WinnableError(f"{text!r} is not a seed range like 1-1000 (or a single seed)") from None
+        raise WinnableError(f"{quoted(text)} is not a seed range like 1-1000 (or a single seed)") from None
     if not 0 <= low <= high <= MAX_SEED:
         if low > high:
-            raise WinnableError(f"seed range {text!r} is empty: the first seed is above the last")
-        raise WinnableError(f"seed range {text!r}: seeds must be between 0 and {MAX_SEED}")
+            raise WinnableError(f"seed range {quoted(text)} is empty: the first seed is above the last")
+        raise WinnableError(f"seed range {quoted(text)}: seeds must be between 0 and {MAX_SEED}")
     return range(low, high + 1)
 
 
@@ -389,7 +389,7 @@ def _dask_client(address: str):
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as error:
-        raise WinnableError(f"cannot reach a Dask scheduler at {address!r}: {error}") from None
+        raise WinnableError(f"cannot reach a Dask scheduler at {quoted(address)}: {error}") from None
     try:
         yield client
     finally:
