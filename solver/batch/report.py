@@ -4,6 +4,7 @@ table, as JSON, or as a matplotlib figure."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from ..result import UNKNOWN, UNWINNABLE, WINNABLE
@@ -63,9 +64,20 @@ def table(report: list[Group]) -> str:
     )
 
 
+#: The file formats a plot is written in, each chosen by its suffix (.png, ...).
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+def plot_format(path: str) -> str | None:
+    """The format of a plot written to `path`, by its suffix; None if it is none of PLOT_FORMATS."""
+    suffix = os.path.splitext(path)[1].lower().removeprefix(".")
+    return suffix if suffix in PLOT_FORMATS else None
+
+
 def plot(report: list[Group], path: str) -> None:
-    """A PNG with two panels: the winnable share of each game and variant with its interval, and
-    the distribution of solve times (log scale). Written whole or not at all."""
+    """A figure with two panels: the winnable share of each game and variant with its interval,
+    and the distribution of solve times (log scale), in the format `path`'s suffix names (one of
+    PLOT_FORMATS). Written whole or not at all."""
     from matplotlib.figure import Figure  # the Agg canvas: no display needed, no global state
 
     figure = Figure(figsize=(11, 4.5), layout="constrained")
@@ -101,4 +113,4 @@ def plot(report: list[Group], path: str) -> None:
     times.set_title("Solve times")
     times.legend(fontsize=8)
     with replacing(path, "wb") as handle:
-        figure.savefig(handle, format="png", dpi=110)
+        figure.savefig(handle, format=plot_format(path), dpi=110)

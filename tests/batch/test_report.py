@@ -60,6 +60,21 @@ def test_plot_is_a_png_with_content(db, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["winnability.png"]  # no temporary left over
 
 
+@pytest.mark.parametrize("name, start", [("plot.svg", b"<?xml"), ("plot.pdf", b"%PDF"), ("plot.PNG", b"\x89PNG")])
+def test_the_plot_s_suffix_chooses_its_format(db, tmp_path, name, start):
+    result = CliRunner().invoke(report, [str(db), "--plot", str(tmp_path / name)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / name).read_bytes().startswith(start)
+
+
+@pytest.mark.parametrize("name", ["", "plot.jpg", "plot"])
+def test_a_plot_without_a_known_suffix_is_refused_in_one_line(db, tmp_path, name):
+    result = CliRunner().invoke(report, [str(db), "--plot", name])
+    assert (result.exit_code, result.output) == (
+        2, f"Error: --plot '{name}': give a file name ending in .png, .svg or .pdf\n")
+    assert not os.path.exists(name)
+
+
 def test_a_missing_database_is_bad_input_and_is_not_created(tmp_path):
     result = CliRunner().invoke(report, [str(tmp_path / "none.sqlite")])
     assert result.exit_code == 2 and "no such results database" in result.output
