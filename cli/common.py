@@ -66,6 +66,16 @@ def shown(path: str) -> str:
     return click.format_filename(path)
 
 
+def cannot_write(path: str, error: OSError) -> InputError:
+    """The one line for `error` writing `path`. A file is written beside `path` first and then
+    put in its place (solver.batch.files.replacing): an error that names that new file, not
+    `path`, is about making a file in `path`'s directory, whether `path` exists or not."""
+    if error.filename is not None and path not in (error.filename, error.filename2):
+        folder = os.path.dirname(path) or "."
+        return InputError(f"cannot write {shown(path)}: cannot make a new file in {shown(folder)} ({error.strerror})")
+    return InputError(f"cannot write {shown(path)}: {error.strerror}")
+
+
 def read_text(source: str) -> str:
     """The text of FILE, or of standard input for '-': UTF-8, with or without a byte-order mark.
     At most MAX_INPUT_BYTES are read, so a huge or endless input is refused, not read whole."""

@@ -15,7 +15,7 @@ from solver.pictures import names_in
 from solver.pictures.page import marked_by, replay_page, tree_drawing
 from solver.result import KEEPS, LOSES
 
-from .common import InputError, shown
+from .common import InputError, cannot_write, shown
 
 PICTURE_FORMATS = (".svg", ".png")
 #: How an analysis page frames a move's cards, and colours its line, by the move's verdict.
@@ -43,7 +43,7 @@ def write_file(path: str, data: str | bytes) -> None:
         with replacing(path, "wb" if isinstance(data, bytes) else "w") as handle:
             handle.write(data)
     except OSError as error:
-        raise InputError(f"cannot write {shown(path)}: {error.strerror}") from None
+        raise cannot_write(path, error) from None
 
 
 def write_picture(path: str, svg: str) -> None:

@@ -182,3 +182,13 @@ def test_a_long_bad_token_is_quoted_by_its_first_40_characters():
     assert card.output.startswith(f"Error: standard input: line 1: '{token[:40]}…' is not a card")
     game = run("solve", token, "--seed", "1")
     assert game.exit_code == 2 and game.output.startswith(f"Error: unknown game '{token[:40]}…'; known games:")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/version"), reason="no /proc here")
+def test_a_file_that_cannot_be_replaced_is_named_with_the_true_reason():
+    """A page is written beside its path first: in /proc no new file can be made, though
+    /proc/version exists (it said 'No such file or directory' of /proc/version)."""
+    result = run("solve", "twaalven", "--seed", "1", "--html", "/proc/version")
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == ("Error: cannot write /proc/version: cannot make a new file in /proc "
+                                              "(No such file or directory)")

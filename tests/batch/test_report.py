@@ -75,6 +75,18 @@ def test_a_plot_without_a_known_suffix_is_refused_in_one_line(db, tmp_path, name
     assert not os.path.exists(name)
 
 
+@pytest.mark.parametrize("make, message", [
+    (lambda tmp_path: str(tmp_path), "a directory, not a results database"),
+    (lambda tmp_path: os.devnull, "not a regular file, so not a results database"),
+    (lambda tmp_path: (tmp_path / "empty.sqlite").write_bytes(b"") or str(tmp_path / "empty.sqlite"),
+     "an empty database: no survey has stored results in it"),
+])
+def test_what_is_not_a_database_to_report_on_is_named(tmp_path, make, message):
+    path = make(tmp_path)
+    result = CliRunner().invoke(report, [path])
+    assert (result.exit_code, result.output) == (2, f"Error: {path}: {message}\n")
+
+
 def test_a_missing_database_is_bad_input_and_is_not_created(tmp_path):
     result = CliRunner().invoke(report, [str(tmp_path / "none.sqlite")])
     assert result.exit_code == 2 and "no such results database" in result.output
