@@ -20,7 +20,7 @@ from solver.batch import survey as surveying
 from solver.result import WINNABLE
 
 from .common import (
-    EXIT_CODES, InputError, budget_options, cannot_write, checked, emit_json, game_choice, jobs_option, progress, shown,
+    EXIT_CODES, InputError, budget_options, checked, emit_json, game_choice, jobs_option, progress, shown,
     with_game_options,
 )
 from .pictures import write_file
@@ -241,10 +241,7 @@ def report(db_path, plot_path, as_json):
     with results(db_path, True) as store:
         groups = reporting.groups(store)
     if plot_path and groups:
-        try:
-            reporting.plot(groups, plot_path)
-        except OSError as error:
-            raise cannot_write(plot_path, error) from None
+        write_file(plot_path, reporting.plot(groups, reporting.plot_format(plot_path)))
     if as_json:
         emit_json({"groups": [group.to_json() for group in groups]})
         return

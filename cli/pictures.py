@@ -34,11 +34,13 @@ def picture_of(entry: GameEntry, position):
 
 
 def write_file(path: str, data: str | bytes) -> None:
-    """Writes `data` whole to `path` (a reader never sees half a file); one Error line if it cannot."""
+    """Writes `data` whole to `path` (a reader never sees half a file); one Error line if it cannot.
+    A directory or a device (/dev/null) is refused: the new file would replace it."""
     if not path:
         raise InputError("the output path is empty")
-    if os.path.isdir(path):
-        raise InputError(f"{shown(path)} is a directory; give a file name")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise InputError(f"{shown(path)} is {'a directory' if os.path.isdir(path) else 'not a regular file'}; "
+                         "give a file name")
     try:
         with replacing(path, "wb" if isinstance(data, bytes) else "w") as handle:
             handle.write(data)

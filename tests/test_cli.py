@@ -192,3 +192,15 @@ def test_a_file_that_cannot_be_replaced_is_named_with_the_true_reason():
     assert result.exit_code == 2
     assert result.output.splitlines()[-1] == ("Error: cannot write /proc/version: cannot make a new file in /proc "
                                               "(No such file or directory)")
+
+
+@pytest.mark.parametrize("option", ["--html", "--out"])
+def test_a_device_or_pipe_is_not_replaced_by_the_file_written(tmp_path, option):
+    """A page or picture is written beside its path and moved onto it: onto /dev/null, as root,
+    that replaced the device. A named pipe stands in for the device here."""
+    pipe = tmp_path / "pipe.svg"
+    os.mkfifo(pipe)
+    command = "show" if option == "--out" else "solve"
+    result = run(command, "twaalven", "--seed", "1", option, str(pipe))
+    assert (result.exit_code, result.output) == (2, f"Error: {pipe} is not a regular file; give a file name\n")
+    assert not pipe.is_file()

@@ -4,11 +4,11 @@ table, as JSON, or as a matplotlib figure."""
 
 from __future__ import annotations
 
+import io
 import os
 from dataclasses import dataclass
 
 from ..result import UNKNOWN, UNWINNABLE, WINNABLE
-from .files import replacing
 from .survey import Store, Summary
 
 
@@ -74,10 +74,9 @@ def plot_format(path: str) -> str | None:
     return suffix if suffix in PLOT_FORMATS else None
 
 
-def plot(report: list[Group], path: str) -> None:
+def plot(report: list[Group], file_format: str) -> bytes:
     """A figure with two panels: the winnable share of each game and variant with its interval,
-    and the distribution of solve times (log scale), in the format `path`'s suffix names (one of
-    PLOT_FORMATS). Written whole or not at all."""
+    and the distribution of solve times (log scale), in `file_format` (one of PLOT_FORMATS)."""
     from matplotlib.figure import Figure  # the Agg canvas: no display needed, no global state
 
     figure = Figure(figsize=(11, 4.5), layout="constrained")
@@ -112,5 +111,6 @@ def plot(report: list[Group], path: str) -> None:
     times.set_ylabel("deals")
     times.set_title("Solve times")
     times.legend(fontsize=8)
-    with replacing(path, "wb") as handle:
-        figure.savefig(handle, format=plot_format(path), dpi=110)
+    drawn = io.BytesIO()
+    figure.savefig(drawn, format=file_format, dpi=110)
+    return drawn.getvalue()

@@ -87,6 +87,13 @@ def test_what_is_not_a_database_to_report_on_is_named(tmp_path, make, message):
     assert (result.exit_code, result.output) == (2, f"Error: {path}: {message}\n")
 
 
+def test_a_plot_onto_a_device_or_pipe_is_refused(db, tmp_path):
+    pipe = tmp_path / "pipe.png"
+    os.mkfifo(pipe)
+    result = CliRunner().invoke(report, [str(db), "--plot", str(pipe)])
+    assert (result.exit_code, result.output) == (2, f"Error: {pipe} is not a regular file; give a file name\n")
+
+
 def test_a_missing_database_is_bad_input_and_is_not_created(tmp_path):
     result = CliRunner().invoke(report, [str(tmp_path / "none.sqlite")])
     assert result.exit_code == 2 and "no such results database" in result.output
