@@ -1,7 +1,7 @@
 """Commands over many deals: generate (puzzles for setters), survey (winnability of a seed range,
 stored in SQLite, resumable) and report (tables and a plot from a survey database).
 
-cli.main registers them beside the single-deal commands.
+cli.commands registers them beside the single-deal commands.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import click
 
-from puzzles.errors import WinnableError
+from puzzles.errors import WinnableError, quoted
 from solver.batch import generate as generating
 from solver.batch import report as reporting
 from solver.batch import survey as surveying
@@ -224,7 +224,8 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
 
 @click.command(epilog=EXIT_CODES)
 @click.argument("db_path", metavar="DB")
-@click.option("--plot", "plot_path", metavar="PNG", help="Also draw winnability and solve times into this PNG file.")
+@click.option("--plot", "plot_path", metavar="FILE",
+              help="Also draw winnability and solve times into this file: .png, .svg or .pdf, by its suffix.")
 @click.option("--json", "as_json", is_flag=True, help="Print machine-readable JSON.")
 def report(db_path, plot_path, as_json):
     """Tables (and with --plot, a figure) from a survey database, per game and variant.
@@ -234,13 +235,13 @@ def report(db_path, plot_path, as_json):
     "unwinnable", "unknown"}, "winnable_share", "wilson_low", "wilson_high",
     "seconds": {"median", "p90", "p99", "max", "mean", "total"}}]}.
     """
+    if plot_path is not None and reporting.plot_format(plot_path) is None:
+        *others, last = (f".{suffix}" for suffix in reporting.PLOT_FORMATS)
+        raise InputError(f"--plot {quoted(plot_path)}: give a file name ending in {', '.join(others)} or {last}")
     with results(db_path, True) as store:
         groups = reporting.groups(store)
     if plot_path and groups:
-        try:
-            reporting.plot(groups, plot_path)
-        except OSError as error:
-            raise InputError(f"cannot write {shown(plot_path)}: {error.strerror}") from None
+        write_file(plot_path, reporting.plot(groups, reporting.plot_format(plot_path)))
     if as_json:
         emit_json({"groups": [group.to_json() for group in groups]})
         return

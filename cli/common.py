@@ -33,6 +33,9 @@ INPUT_HELP = "\b\nA deal or position comes from FILE ('-' reads standard input) 
     entry.formats for entry in GAMES.values()
 )
 JSON_HELP = "\b\n" + "\n".join(entry.json_fields for entry in GAMES.values())
+#: The most bytes a deal or position may have: a thousand times any game's text, and little
+#: enough memory that a wrong file (or /dev/zero) is refused before it is read whole.
+MAX_INPUT_BYTES = 1 << 20
 #: Worker processes at most: more than this only costs memory and start-up time.
 MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
 
@@ -63,17 +66,30 @@ def shown(path: str) -> str:
     return click.format_filename(path)
 
 
+def cannot_write(path: str, error: OSError) -> InputError:
+    """The one line for `error` writing `path`. A file is written beside `path` first and then
+    put in its place (solver.batch.files.replacing): an error that names that new file, not
+    `path`, is about making a file in `path`'s directory, whether `path` exists or not."""
+    if error.filename is not None and path not in (error.filename, error.filename2):
+        folder = os.path.dirname(path) or "."
+        return InputError(f"cannot write {shown(path)}: cannot make a new file in {shown(folder)} ({error.strerror})")
+    return InputError(f"cannot write {shown(path)}: {error.strerror}")
+
+
 def read_text(source: str) -> str:
-    """The text of FILE, or of standard input for '-': UTF-8, with or without a byte-order mark."""
+    """The text of FILE, or of standard input for '-': UTF-8, with or without a byte-order mark.
+    At most MAX_INPUT_BYTES are read, so a huge or endless input is refused, not read whole."""
     where = "standard input" if source == "-" else shown(source)
     try:
         if source == "-":
-            data = sys.stdin.buffer.read()
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
         else:
             with open(source, "rb") as handle:
-                data = handle.read()
+                data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError as error:
         raise InputError(f"cannot read {where}: {error.strerror}") from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError(f"{where}: more than {MAX_INPUT_BYTES // 2**20} MiB; a deal or position is a few KB")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -15,7 +15,7 @@ from solver.pictures import names_in
 from solver.pictures.page import marked_by, replay_page, tree_drawing
 from solver.result import KEEPS, LOSES
 
-from .common import InputError, shown
+from .common import InputError, cannot_write, shown
 
 PICTURE_FORMATS = (".svg", ".png")
 #: How an analysis page frames a move's cards, and colours its line, by the move's verdict.
@@ -34,16 +34,18 @@ def picture_of(entry: GameEntry, position):
 
 
 def write_file(path: str, data: str | bytes) -> None:
-    """Writes `data` whole to `path` (a reader never sees half a file); one Error line if it cannot."""
+    """Writes `data` whole to `path` (a reader never sees half a file); one Error line if it cannot.
+    A directory or a device (/dev/null) is refused: the new file would replace it."""
     if not path:
         raise InputError("the output path is empty")
-    if os.path.isdir(path):
-        raise InputError(f"{shown(path)} is a directory; give a file name")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise InputError(f"{shown(path)} is {'a directory' if os.path.isdir(path) else 'not a regular file'}; "
+                         "give a file name")
     try:
         with replacing(path, "wb" if isinstance(data, bytes) else "w") as handle:
             handle.write(data)
     except OSError as error:
-        raise InputError(f"cannot write {shown(path)}: {error.strerror}") from None
+        raise cannot_write(path, error) from None
 
 
 def write_picture(path: str, svg: str) -> None:

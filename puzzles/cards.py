@@ -6,7 +6,7 @@ unshuffled deck is `range(52)` in the order `AS 2S … KS AH … KC`.
 
 from __future__ import annotations
 
-from .errors import ParseError
+from .errors import ParseError, quoted
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -34,7 +34,7 @@ def parse_card(text: str, line: int | None = None) -> int:
     if token.startswith("10"):
         token = "T" + token[2:]
     if len(token) != 2 or token[0] not in RANKS or token[1] not in SUITS:
-        raise ParseError(f"{text!r} is not a card (rank A23456789TJQK or 10, then suit SHDC)", line)
+        raise ParseError(f"{quoted(text)} is not a card (rank A23456789TJQK or 10, then suit SHDC)", line)
     return SUITS.index(token[1]) * 13 + RANKS.index(token[0])
 
 

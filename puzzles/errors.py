@@ -26,3 +26,13 @@ class IllegalMoveError(WinnableError):
 
 class UnknownGameError(WinnableError):
     """A game name that is not in the registry."""
+
+
+#: The most characters of a user's token an error message quotes: enough to recognise it, and a
+#: message about a token of a megabyte stays one readable line.
+QUOTED_CHARS = 40
+
+
+def quoted(token: str) -> str:
+    """`token` as an error message quotes it: its repr, cut after QUOTED_CHARS characters ('…')."""
+    return repr(token if len(token) <= QUOTED_CHARS else token[:QUOTED_CHARS] + "…")

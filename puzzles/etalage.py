@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from .cards import shuffled
-from .errors import IllegalMoveError, IllegalPositionError, ParseError
+from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .lines import replay  # noqa: F401  (part of each game's rules)
 from .text import NUMBER, amount, named_lines, parse_number
 
@@ -64,14 +64,14 @@ def parse_card(text: str, line: int | None = None) -> int:
     """A card id from `7R` or `10g`; ParseError quoting the text otherwise."""
     match = _CARD.match(text.strip().upper())
     if not match or match.group(2) not in COLOURS:
-        raise ParseError(f"{text!r} is not a card (a value 1-10, then a colour of {' '.join(COLOURS)})", line)
+        raise ParseError(f"{quoted(text)} is not a card (a value 1-10, then a colour of {' '.join(COLOURS)})", line)
     return card(int(match.group(1)), COLOURS.index(match.group(2)))
 
 
 def parse_colour(text: str) -> int:
     token = text.strip().upper()
     if len(token) != 1 or token not in COLOURS:
-        raise ParseError(f"{text!r} is not a colour ({' '.join(COLOURS)})")
+        raise ParseError(f"{quoted(text)} is not a colour ({' '.join(COLOURS)})")
     return COLOURS.index(token)
 
 
@@ -107,7 +107,7 @@ class Pick:
     def parse(cls, text: str) -> Pick:
         words = text.split()
         if len(words) != 2 or words[0].lower() != "pick":
-            raise ParseError(f"{text!r} is not a pick like 'pick R'")
+            raise ParseError(f"{quoted(text)} is not a pick like 'pick R'")
         return cls(parse_colour(words[1]))
 
     def to_json(self) -> dict:
@@ -335,7 +335,7 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
         value, line = fields["values"]
         match = re.fullmatch(rf"1\s*-\s*({NUMBER})", value)
         if not match:
-            raise ParseError(f"values {value!r} must be a range 1-N", line)
+            raise ParseError(f"values {quoted(value)} must be a range 1-N", line)
         top = int(match.group(1))
         if values is not None and values != top:
             raise ParseError(f"values 1-{top} but --values {values}", line)
@@ -345,7 +345,7 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
         result = []
         for token in ([] if value == "-" else value.split()):
             if token == "-":
-                raise ParseError(f"'-' stands for no cards and stands alone, not among cards: {value!r}", line)
+                raise ParseError(f"'-' stands for no cards and stands alone, not among cards: {quoted(value)}", line)
             c = parse_card(token, line)
             if c in seen:
                 raise ParseError(f"card {card_name(c)} appears twice (also on line {seen[c]})", line)
@@ -359,7 +359,7 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
         value, line = fields[name]
         tokens = value.split()
         if len(tokens) != count:
-            raise ParseError(f"{name} needs {count} number{'s' * (count > 1)}, not {value!r}", line)
+            raise ParseError(f"{name} needs {count} number{'s' * (count > 1)}, not {quoted(value)}", line)
         return tuple(parse_number(t, line, name) for t in tokens)
 
     display = cards(*fields["display"])
@@ -405,7 +405,7 @@ def parse_record(text: str, line: int, start: Position) -> list[Play | Pick]:
         except ParseError as error:
             raise ParseError(f"move {len(moves) + 1}: {error}", line) from None
         if move not in position.legal_moves():
-            raise ParseError(f"move {len(moves) + 1} {word!r} is not legal: {why_illegal(position, move)}", line)
+            raise ParseError(f"move {len(moves) + 1} {quoted(word)} is not legal: {why_illegal(position, move)}", line)
         moves.append(move)
         position = position.apply(move)
     return moves

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled
-from .errors import IllegalMoveError, IllegalPositionError, ParseError
+from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
 from .text import NUMBER
@@ -45,7 +45,7 @@ class Move:
     def parse(cls, text: str) -> Move:
         match = cls._PATTERN.match(text)
         if not match:
-            raise ParseError(f"{text!r} is not a move like '7H (col 3)'")
+            raise ParseError(f"{quoted(text)} is not a move like '7H (col 3)'")
         return cls(parse_card(match[1]), int(match[2]) - 1)
 
     def to_json(self) -> dict:

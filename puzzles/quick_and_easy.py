@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .cards import shuffled
-from .errors import IllegalMoveError, IllegalPositionError, ParseError
+from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .lines import replay  # noqa: F401  (part of each game's rules)
 from .text import amount, named_lines, parse_number
 
@@ -56,7 +56,7 @@ def parse_card(text: str, line: int | None = None) -> int:
     """`7R`, `10b`: a value 1-10, then a colour letter."""
     match = _CARD.match(text)
     if not match:
-        raise ParseError(f"{text!r} is not a card (a value 1-10, then a colour of {' '.join(COLOURS)}, as in 7R)", line)
+        raise ParseError(f"{quoted(text)} is not a card (a value 1-10, then a colour of {' '.join(COLOURS)}, as in 7R)", line)
     return COLOURS.index(match.group(2).upper()) * VALUES + int(match.group(1)) - 1
 
 
@@ -87,7 +87,7 @@ class Play:
     def parse(cls, text: str) -> Play:
         match = cls._PATTERN.match(text)
         if not match:
-            raise ParseError(f"{text!r} is not a play like '7R on up'")
+            raise ParseError(f"{quoted(text)} is not a play like '7R on up'")
         return cls(parse_card(match.group(1)), PILES.index(match.group(2).lower()))
 
     def to_json(self) -> dict:
@@ -102,7 +102,7 @@ class EndTurn:
     @classmethod
     def parse(cls, text: str) -> EndTurn:
         if text.strip().lower() != "end turn":
-            raise ParseError(f"{text!r} is not 'end turn'")
+            raise ParseError(f"{quoted(text)} is not 'end turn'")
         return cls()
 
     def to_json(self) -> dict:
@@ -302,7 +302,7 @@ def parse(text: str, players: int | None = None, pro: bool = False) -> Position:
     if "variant" in fields:
         value_text, line = fields["variant"]
         if value_text.lower().split() != ["pro"]:
-            raise ParseError(f"variant {value_text!r}: the known variant is pro", line)
+            raise ParseError(f"variant {quoted(value_text)}: the known variant is pro", line)
         pro = True
     if "to-move" in fields:
         for name in ("draw", "piles"):
@@ -323,7 +323,7 @@ def parse(text: str, players: int | None = None, pro: bool = False) -> Position:
         value_text, line = fields["piles"]
         tokens = value_text.split()
         if len(tokens) != 2:
-            raise ParseError(f"piles needs 2 tops (ascending, descending; '-' for empty), not {value_text!r}", line)
+            raise ParseError(f"piles needs 2 tops (ascending, descending; '-' for empty), not {quoted(value_text)}", line)
         piles = tuple(None if token == "-" else cards(token, line)[0] for token in tokens)
     to_move = played = None
     if "to-move" in fields:

@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass
 
 from .cards import DECK_SIZE, RANKS, card_name, parse_card, rank, shuffled_deck
-from .errors import IllegalMoveError, IllegalPositionError, ParseError
+from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .tableau import format_columns, read_layout
 from .text import NUMBER, amount
 
@@ -94,7 +94,7 @@ class Play:
         foundation 1 (empty)`."""
         match = cls._PATTERN.match(text)
         if not match:
-            raise ParseError(f"{text!r} is not a play like '8C from row 2 -> U foundation 3 on 7S'")
+            raise ParseError(f"{quoted(text)} is not a play like '8C from row 2 -> U foundation 3 on 7S'")
         card, _, row, player, foundation, onto = match.groups()
         return cls(player, parse_card(card), int(row) - 1 if row else -1, int(foundation) - 1,
                    parse_card(onto) if onto else None)
@@ -130,7 +130,7 @@ class EndTurn:
                 break
             placements.append((parse_card(card), int(row) - 1))
         if not match:
-            raise ParseError(f"{text!r} is not an end of turn like 'U ends turn' or 'D places QH on row 1, 5C on row 3'")
+            raise ParseError(f"{quoted(text)} is not an end of turn like 'U ends turn' or 'D places QH on row 1, 5C on row 3'")
         return cls(match[1], tuple(placements))
 
     def to_json(self) -> dict:

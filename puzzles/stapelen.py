@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled_deck
-from .errors import IllegalMoveError, IllegalPositionError, ParseError
+from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
 from .text import NUMBER
@@ -69,7 +69,7 @@ class Move:
         """The inverse of `str`: `B: 4D (col 2) -> B2 on 3S` or `A: 7H (col 5) -> A1 (empty)`."""
         match = cls._PATTERN.match(text)
         if not match or match[1] != match[4]:
-            raise ParseError(f"{text!r} is not a move like 'B: 4D (col 2) -> B2 on 3S'")
+            raise ParseError(f"{quoted(text)} is not a move like 'B: 4D (col 2) -> B2 on 3S'")
         player, card, column, _, foundation, onto = match.groups()
         return cls(player, parse_card(card), int(column) - 1, int(foundation) - 1,
                    parse_card(onto) if onto else None)
@@ -143,7 +143,7 @@ def check_position(position: Position) -> None:
         if len(column) > DEPTH:
             raise IllegalPositionError(f"column {c + 1} holds {len(column)} cards; at most {DEPTH}")
     if position.to_move not in PLAYERS:
-        raise IllegalPositionError(f"to-move {position.to_move!r} is not A or B")
+        raise IllegalPositionError(f"to-move {quoted(position.to_move)} is not A or B")
     placed = {}
     for player in PLAYERS:
         piles = position.foundations_of(player)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .cards import card_name, parse_card
-from .errors import ParseError
+from .errors import ParseError, quoted
 
 
 @dataclass
@@ -39,7 +39,7 @@ class Layout:
             return None
         value, line = self.fields["to-move"]
         if value.upper() not in players:
-            raise ParseError(f"to-move {value!r} must be {' or '.join(players)}", line)
+            raise ParseError(f"to-move {quoted(value)} must be {' or '.join(players)}", line)
         return value.upper()
 
     def cards_of_field(self, name: str) -> list[int]:
@@ -68,7 +68,7 @@ def read_layout(text: str, title: str, columns: int, depth: int, known_fields: d
             name = key.strip().lower()
             if name not in known_fields:
                 usage = ", ".join(f"'{u}'" for u in known_fields.values())
-                raise ParseError(f"unknown field {key.strip()!r} (known: {usage})", number)
+                raise ParseError(f"unknown field {quoted(key.strip())} (known: {usage})", number)
             if name in layout.fields:
                 raise ParseError(f"{name} is given twice", number)
             layout.fields[name] = (value.strip(), number)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import ParseError
+from .errors import ParseError, quoted
 
 #: The most digits a number in a game's text may have: more than any card, count or score
 #: needs, and far below the 4300 digits beyond which int() refuses a string.
@@ -20,7 +20,7 @@ def parse_number(text: str, line: int | None, what: str) -> int:
     """`text` as a number; ParseError naming `what` (`hand 1`, `to-move`) and the line unless it
     is a NUMBER."""
     if not (text.isascii() and text.isdigit()):
-        raise ParseError(f"{text!r} in {what} is not a number", line)
+        raise ParseError(f"{quoted(text)} in {what} is not a number", line)
     if len(text) > MAX_DIGITS:
         raise ParseError(f"'{text[:MAX_DIGITS]}...' in {what} has {len(text)} digits; "
                          f"a number here has at most {MAX_DIGITS}", line)
@@ -45,14 +45,14 @@ def named_lines(text: str, known: dict[str, str]) -> tuple[dict[str, tuple[str, 
         name, colon, value = line.partition(":")
         name = " ".join(name.lower().split())
         if not colon:
-            raise ParseError(f"{line!r} is not a 'name: value' line ({', '.join(['hand 1', *known])})", number)
+            raise ParseError(f"{quoted(line)} is not a 'name: value' line ({', '.join(['hand 1', *known])})", number)
         match = _HAND.match(name)
         target = hands if match else fields
         key = int(match.group(1)) if match else name
         if not match and name not in known:
-            raise ParseError(f"unknown line {name!r}; expected 'hand N:' or one of {', '.join(known)}", number)
+            raise ParseError(f"unknown line {quoted(name)}; expected 'hand N:' or one of {', '.join(known)}", number)
         if key in target:
-            raise ParseError(f"a second {name!r} line (first on line {target[key][1]})", number)
+            raise ParseError(f"a second {quoted(name)} line (first on line {target[key][1]})", number)
         target[key] = (value.strip(), number)
     if not hands:
         raise ParseError("no 'hand 1:' line")

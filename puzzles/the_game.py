@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .cards import shuffled
-from .errors import IllegalMoveError, IllegalPositionError, ParseError
+from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .lines import replay  # noqa: F401  (part of each game's rules)
 from .text import NUMBER, amount, named_lines, parse_number
 
@@ -117,7 +117,7 @@ class Play:
     def parse(cls, text: str) -> Play:
         match = cls._PATTERN.match(text.lower())
         if not match:
-            raise ParseError(f"{text!r} is not a play like '45 on up1' (piles up1 up2 down1 down2)")
+            raise ParseError(f"{quoted(text)} is not a play like '45 on up1' (piles up1 up2 down1 down2)")
         return cls(int(match.group(1)), PILES.index(match.group(2)))
 
     def to_json(self) -> dict:
@@ -134,7 +134,7 @@ class EndTurn:
     @classmethod
     def parse(cls, text: str) -> EndTurn:
         if text.strip().lower() != "end turn":
-            raise ParseError(f"{text!r} is not 'end turn'")
+            raise ParseError(f"{quoted(text)} is not 'end turn'")
         return cls()
 
     def to_json(self) -> dict:
@@ -398,7 +398,7 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
     def numbers(value: str, line: int, what: str, count: int | None = None) -> list[int]:
         result = [parse_number(token, line, what) for token in ([] if value == "-" else value.split())]
         if count is not None and len(result) != count:
-            raise ParseError(f"{what} needs {count} numbers, not {value!r}", line)
+            raise ParseError(f"{what} needs {count} numbers, not {quoted(value)}", line)
         return result
 
     def cards(value: str, line: int, what: str) -> tuple[int, ...]:
@@ -414,13 +414,13 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
         value, line = fields["variant"]
         variant = set(value.lower().replace(",", " ").split())
         if variant - {"expert", "smaller-hand"}:
-            raise ParseError(f"variant {value!r}: known variants are expert and smaller-hand", line)
+            raise ParseError(f"variant {quoted(value)}: known variants are expert and smaller-hand", line)
     top = TOP
     if "cards" in fields:
         value, line = fields["cards"]
         match = re.fullmatch(rf"2\s*-\s*({NUMBER})", value)
         if not match:
-            raise ParseError(f"cards {value!r} must be a range 2-N", line)
+            raise ParseError(f"cards {quoted(value)} must be a range 2-N", line)
         top = int(match.group(1))
     smaller = smaller_hand or "smaller-hand" in variant
     size = standard_hand_size(len(hands), smaller)

@@ -25,7 +25,7 @@ from functools import cached_property, lru_cache, partial
 
 from . import the_game as base
 from .cards import SplitMix64, shuffle_with
-from .errors import IllegalPositionError, ParseError
+from .errors import IllegalPositionError, ParseError, quoted
 from .lines import replay  # noqa: F401  (part of each game's rules)
 from .text import parse_number
 from .the_game import MAX_PLAYERS, PILES, EndTurn, Play, accepts, is_backwards, parse_move  # noqa: F401
@@ -253,7 +253,7 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
                 if mark:
                     card, kind = parse_number(mark.group(1), number, " ".join(name.split())), mark.group(2).lower()
                     if kind not in KINDS:
-                        raise ParseError(f"{token!r}: unknown instruction {kind!r}; known are {', '.join(KINDS)}", number)
+                        raise ParseError(f"{quoted(token)}: unknown instruction {quoted(kind)}; known are {', '.join(KINDS)}", number)
                     if card in marks:
                         raise ParseError(f"card {card} is marked twice (also on line {marks[card][1]})", number)
                     marks[card] = (kind, number)
@@ -266,7 +266,7 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
         words = turn[0].lower().replace(",", " ").split()
         unknown = [w for w in words if w not in PILES and w not in ("mixed", "three", "stop")]
         if unknown:
-            raise ParseError(f"'this-turn:' takes pile names (or 'mixed') and 'three', 'stop'; not {unknown[0]!r}", turn[1])
+            raise ParseError(f"'this-turn:' takes pile names (or 'mixed') and 'three', 'stop'; not {quoted(unknown[0])}", turn[1])
         used = {PILES.index(w) if w in PILES else MIXED for w in words if w not in ("three", "stop")}
         turn_pile = None if not used else used.pop() if len(used) == 1 else MIXED
         three, stopped = "three" in words, "stop" in words

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled_deck
-from .errors import IllegalMoveError, IllegalPositionError, ParseError
+from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
 from .text import NUMBER, amount
@@ -99,7 +99,7 @@ class Move:
         """The inverse of `str`: `T: 9H (col 4) + 3C (col 11)`."""
         match = cls._PATTERN.match(text)
         if not match:
-            raise ParseError(f"{text!r} is not a move like 'T: 9H (col 4) + 3C (col 11)'")
+            raise ParseError(f"{quoted(text)} is not a move like 'T: 9H (col 4) + 3C (col 11)'")
         player, a, ca, b, cb = match.groups()
         return cls(player, (parse_card(a), parse_card(b)), (int(ca) - 1, int(cb) - 1))
 
@@ -187,7 +187,7 @@ def check_position(position: Position) -> None:
                 raise IllegalPositionError(f"card {card_name(card)} appears twice")
             seen.add(card)
     if position.to_move not in (None, *PLAYERS):
-        raise IllegalPositionError(f"to-move {position.to_move!r} is not T or F")
+        raise IllegalPositionError(f"to-move {quoted(position.to_move)} is not T or F")
     gone = DECK_SIZE - len(seen)
     if position.to_move is None and gone:
         raise IllegalPositionError(f"{len(seen)} cards; a deal has {DECK_SIZE}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
-from puzzles.errors import WinnableError
+from puzzles.errors import WinnableError, quoted
 
 from .result import AnalyseResult, Budget, Explanation, SolveResult
 
@@ -158,7 +158,7 @@ class GameEntry:
             name, equals, value = word.partition("=")
             option = self.option(name.replace("-", "_"))
             if option is None or option.target != "rules" or (option.kind == "flag") == bool(equals):
-                raise WinnableError(f"{label!r} is not a variant of {self.name}")
+                raise WinnableError(f"{quoted(label)} is not a variant of {self.name}")
             variant[option.name] = True if not equals else int(value) if option.kind == "int" else value
         return self.checked(variant, "rules")
 

@@ -3,7 +3,7 @@ entry (its rules, engine, options and formats; see `contract.GameEntry`)."""
 
 from __future__ import annotations
 
-from puzzles.errors import UnknownGameError
+from puzzles.errors import UnknownGameError, quoted
 
 from .contract import GameEntry, registry_of
 from .games.etalage import engine as etalage
@@ -34,4 +34,4 @@ def game(name: str) -> GameEntry:
         return GAMES[name]
     except KeyError:
         known = ", ".join(GAMES)
-        raise UnknownGameError(f"unknown game {name!r}; known games: {known}") from None
+        raise UnknownGameError(f"unknown game {quoted(name)}; known games: {known}") from None

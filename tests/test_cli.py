@@ -2,6 +2,7 @@
 Ctrl-C and closed pipes, finished positions."""
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -10,8 +11,10 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from cli.commands import main
+from cli.common import MAX_INPUT_BYTES
 from puzzles import twaalven
+from tests.conftest import memory_limit
 from tests.interrupts import seconds_until_interrupted
 
 
@@ -38,6 +41,24 @@ def test_an_option_of_another_game_is_refused_with_exit_2(args, option):
     result = run(*args)
     assert result.exit_code == 2
     assert result.output.strip().endswith(f"{option} does not apply to {args[1]}")
+
+
+@pytest.mark.parametrize("args, named", [
+    (("solve", "twaalven", "--seed", "-1"), "'--seed'"),
+    (("solve", "twaalven", "--seed", "1", "--time-limit", "abc"), "'--time-limit'"),
+    (("deal", "etalage", "--seed", "1", "--players", "7"), "'--players'"),
+    (("analyse", "twaalven", "--seed", "1", "--no-such-option"), "'--no-such-option'"),
+    (("survey", "twaalven", "--seeds", "1-2"), "'--db'"),
+    (("report",), "'DB'"),
+    (("no-such-command",), "'no-such-command'"),
+    (("--no-such-option",), "'--no-such-option'"),
+])
+def test_a_usage_error_is_one_line_naming_the_option(args, named):
+    """Click's parser errors lose its usage and hint lines: only `Error: ...`, exit 2."""
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1, result.output
+    assert named in result.output
 
 
 def test_console_script_reports_bad_input_on_stderr_without_traceback():
@@ -101,6 +122,25 @@ def test_ctrl_c_exits_130_with_one_line():
     assert time.perf_counter() - started < 20
 
 
+@pytest.mark.parametrize("module", ["click", "solver.registry", "solver._native", "ortools.sat.python.cp_model"])
+def test_ctrl_c_while_the_commands_import_exits_130_with_one_line(module):
+    """The console script's module imports only the standard library, so a Ctrl-C in the second
+    or two that click and the solvers take to import is caught like any other. The SIGINT is
+    sent as `module` starts importing, so the test does not depend on the machine's speed."""
+    script = (
+        "import os, signal, sys\n"
+        "class Interrupting:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        f"        if name == {module!r}:\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "sys.meta_path.insert(0, Interrupting())\n"
+        "from cli.main import run; run()\n"
+    )
+    run_ = subprocess.run([sys.executable, "-c", script, "solve", "twaalven", "--seed", "1"],
+                          capture_output=True, text=True, timeout=60)
+    assert (run_.returncode, run_.stdout, run_.stderr) == (130, "", "interrupted\n")
+
+
 def test_a_reader_that_closes_the_pipe_early_is_not_an_error():
     assert console("solve", "twaalven", "--seed", "7", unread=True) == (0, "", "")
 
@@ -128,3 +168,65 @@ def test_analyse_of_a_position_without_moves_gives_solves_verdict(game, position
     for command in ("solve", "explain"):
         assert json.loads(run(command, game, "-", "--json", input=position).output)["verdict"] == verdict
         assert f"verdict: {verdict}\n" in run(command, game, "-", input=position).output
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [
+    ("solve", "twaalven", "--seed", "1"), ("solve", "twaalven", "--seed", "1", "--json"), ("deal", "twaalven", "--seed", "1"),
+])
+def test_output_to_a_full_disk_is_one_error_line(args):
+    """/dev/full refuses every write with ENOSPC, as a full disk does."""
+    with open("/dev/full", "w") as full:
+        run_ = subprocess.run([sys.executable, "-c", "from cli.main import run; run()", *args],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert (run_.returncode, run_.stderr) == (2, "Error: cannot write the output: No space left on device\n")
+
+
+def test_a_file_larger_than_the_limit_is_refused_in_one_line(tmp_path):
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * (MAX_INPUT_BYTES + 1))
+    result = run("solve", "twaalven", str(big))
+    assert (result.exit_code, result.output) == (2, f"Error: {big}: more than 1 MiB; a deal or position is a few KB\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+@pytest.mark.parametrize("source", ["/dev/zero", "-"])
+def test_an_endless_input_is_refused_without_reading_it_whole(source):
+    """/dev/zero never ends: read whole, it would fill the memory (3 GB here) first."""
+    with open("/dev/zero", "rb") as zeros:
+        run_ = subprocess.run([sys.executable, "-c", "from cli.main import run; run()", "deal", "twaalven", source],
+                              stdin=zeros, capture_output=True, text=True, timeout=60,
+                              preexec_fn=memory_limit(3 * 2**30))
+    where = "standard input" if source == "-" else source
+    assert (run_.returncode, run_.stderr) == (2, f"Error: {where}: more than 1 MiB; a deal or position is a few KB\n")
+
+
+def test_a_long_bad_token_is_quoted_by_its_first_40_characters():
+    token = "x" * 500_000
+    card = run("deal", "twaalven", "-", input=token)
+    assert card.exit_code == 2
+    assert card.output.startswith(f"Error: standard input: line 1: '{token[:40]}…' is not a card")
+    game = run("solve", token, "--seed", "1")
+    assert game.exit_code == 2 and game.output.startswith(f"Error: unknown game '{token[:40]}…'; known games:")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/version"), reason="no /proc here")
+def test_a_file_that_cannot_be_replaced_is_named_with_the_true_reason():
+    """A page is written beside its path first: in /proc no new file can be made, though
+    /proc/version exists (it said 'No such file or directory' of /proc/version)."""
+    result = run("solve", "twaalven", "--seed", "1", "--html", "/proc/version")
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == ("Error: cannot write /proc/version: cannot make a new file in /proc "
+                                              "(No such file or directory)")
+
+
+@pytest.mark.parametrize("option", ["--html", "--out"])
+def test_a_device_or_pipe_is_not_replaced_by_the_file_written(tmp_path, option):
+    """A page or picture is written beside its path and moved onto it: onto /dev/null, as root,
+    that replaced the device. A named pipe stands in for the device here."""
+    pipe = tmp_path / "pipe.svg"
+    os.mkfifo(pipe)
+    command = "show" if option == "--out" else "solve"
+    result = run(command, "twaalven", "--seed", "1", option, str(pipe))
+    assert (result.exit_code, result.output) == (2, f"Error: {pipe} is not a regular file; give a file name\n")
+    assert not pipe.is_file()

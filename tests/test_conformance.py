@@ -10,7 +10,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from cli.commands import main
 from solver.registry import GAMES
 from solver.result import KEEPS, LOSES, METHODS, UNKNOWN, UNWINNABLE, WINNABLE, Budget, OptimumResult
 

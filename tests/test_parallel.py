@@ -54,7 +54,7 @@ def test_the_usable_cores_follow_the_processs_affinity_and_set_the_worker_defaul
     monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: set(), raising=False)
     assert parallel.usable_cores() == 1
     # a process held to one core defaults to one worker, whatever the machine has
-    script = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); from cli.main import main; "
+    script = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); from cli.commands import main; "
               "print([p.default for c in ('survey', 'generate') for p in main.get_command(None, c).params "
               "if p.name == 'jobs'])")
     shown = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)

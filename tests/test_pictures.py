@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from cli.commands import main
 from cli.pictures import write_line_page, write_moves_page, write_reasons_page
 from puzzles.lines import replay
 from solver.registry import GAMES

@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterator, NamedTuple
 
-from puzzles.errors import WinnableError
+from puzzles.errors import WinnableError, quoted
 
 from ..result import KEEPS, LOSES, UNWINNABLE, WINNABLE, Budget
 from .survey import batches, engine_entry, solve_seed
@@ -173,7 +173,7 @@ def tasks(game: str, variant: str, seeds: range, wanted: str, budget: tuple) -> 
     memory): a few per task when each needs a difficulty measurement (~20 ms on Twaalven), more
     when only a verdict is needed."""
     if wanted not in (*BANDS, "any", "unwinnable"):
-        raise WinnableError(f"unknown difficulty {wanted!r}; choose from {', '.join(BANDS)}")
+        raise WinnableError(f"unknown difficulty {quoted(wanted)}; choose from {', '.join(BANDS)}")
     engine_entry(game).variant_of(variant)  # a variant the game does not have fails here, not in a worker
     size = 64 if wanted == "unwinnable" else 4
     return ((game, variant, chunk, wanted, *budget) for chunk in batches(seeds, size))

@@ -4,10 +4,11 @@ table, as JSON, or as a matplotlib figure."""
 
 from __future__ import annotations
 
+import io
+import os
 from dataclasses import dataclass
 
 from ..result import UNKNOWN, UNWINNABLE, WINNABLE
-from .files import replacing
 from .survey import Store, Summary
 
 
@@ -63,9 +64,19 @@ def table(report: list[Group]) -> str:
     )
 
 
-def plot(report: list[Group], path: str) -> None:
-    """A PNG with two panels: the winnable share of each game and variant with its interval, and
-    the distribution of solve times (log scale). Written whole or not at all."""
+#: The file formats a plot is written in, each chosen by its suffix (.png, ...).
+PLOT_FORMATS = ("png", "svg", "pdf")
+
+
+def plot_format(path: str) -> str | None:
+    """The format of a plot written to `path`, by its suffix; None if it is none of PLOT_FORMATS."""
+    suffix = os.path.splitext(path)[1].lower().removeprefix(".")
+    return suffix if suffix in PLOT_FORMATS else None
+
+
+def plot(report: list[Group], file_format: str) -> bytes:
+    """A figure with two panels: the winnable share of each game and variant with its interval,
+    and the distribution of solve times (log scale), in `file_format` (one of PLOT_FORMATS)."""
     from matplotlib.figure import Figure  # the Agg canvas: no display needed, no global state
 
     figure = Figure(figsize=(11, 4.5), layout="constrained")
@@ -100,5 +111,6 @@ def plot(report: list[Group], path: str) -> None:
     times.set_ylabel("deals")
     times.set_title("Solve times")
     times.legend(fontsize=8)
-    with replacing(path, "wb") as handle:
-        figure.savefig(handle, format="png", dpi=110)
+    drawn = io.BytesIO()
+    figure.savefig(drawn, format=file_format, dpi=110)
+    return drawn.getvalue()

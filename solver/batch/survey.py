@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Callable, Iterable, Iterator, NamedTuple
 
-from puzzles.errors import WinnableError
+from puzzles.errors import WinnableError, quoted
 
 from .. import parallel
 from ..result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
@@ -82,11 +82,11 @@ def seed_range(text: str) -> range:
     try:
         low, high = int(first), int(last if dash else first)
     except ValueError:
-        raise WinnableError(f"{text!r} is not a seed range like 1-1000 (or a single seed)") from None
+        raise WinnableError(f"{quoted(text)} is not a seed range like 1-1000 (or a single seed)") from None
     if not 0 <= low <= high <= MAX_SEED:
         if low > high:
-            raise WinnableError(f"seed range {text!r} is empty: the first seed is above the last")
-        raise WinnableError(f"seed range {text!r}: seeds must be between 0 and {MAX_SEED}")
+            raise WinnableError(f"seed range {quoted(text)} is empty: the first seed is above the last")
+        raise WinnableError(f"seed range {quoted(text)}: seeds must be between 0 and {MAX_SEED}")
     return range(low, high + 1)
 
 
@@ -152,8 +152,12 @@ class Store:
         self.path = path
         if not path:
             raise StoreError("no file name given for the results database")
-        if read_only and not os.path.isfile(path):
+        if os.path.isdir(path):
+            raise StoreError(f"{path}: a directory, not a results database")
+        if read_only and not os.path.exists(path):
             raise StoreError(f"{path}: no such results database")
+        if read_only and not os.path.isfile(path):
+            raise StoreError(f"{path}: not a regular file, so not a results database")
         if read_only and not os.access(path, os.R_OK):
             raise StoreError(f"{path}: cannot read it")
         if read_only:
@@ -179,8 +183,6 @@ class Store:
     def _check_writable(self) -> None:
         """StoreError unless a survey can write the database and its -wal and -shm files beside it."""
         folder = os.path.dirname(os.path.abspath(self.path))
-        if os.path.isdir(self.path):
-            raise StoreError(f"{self.path}: a directory, not a results database")
         if not os.path.isdir(folder):
             raise StoreError(f"{self.path}: no such directory {folder}")
         if os.path.exists(self.path) and not os.access(self.path, os.R_OK | os.W_OK):
@@ -205,7 +207,9 @@ class Store:
         tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if version == 0 and tables:
             raise StoreError(f"{self.path}: an SQLite database, but not a winnable results database")
-        if version == 0 and not read_only:
+        if version == 0 and read_only:
+            raise StoreError(f"{self.path}: an empty database: no survey has stored results in it")
+        if version == 0:
             self.db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
             version = SCHEMA_VERSION
         if version != SCHEMA_VERSION:
@@ -389,7 +393,7 @@ def _dask_client(address: str):
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as error:
-        raise WinnableError(f"cannot reach a Dask scheduler at {address!r}: {error}") from None
+        raise WinnableError(f"cannot reach a Dask scheduler at {quoted(address)}: {error}") from None
     try:
         yield client
     finally:

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.batch import generate
-from cli.main import main
+from cli.commands import main
 from puzzles import twaalven as rules
 from solver.batch import generate as generating
 from solver.batch.files import replacing
@@ -128,7 +128,7 @@ def test_when_the_range_runs_out_it_says_so_and_exits_0(tmp_path):
 
 
 def test_a_range_of_more_seeds_than_memory_holds_is_read_as_it_is_needed(tmp_path):
-    code = "import sys, cli.main; from cli.batch import generate; generate(sys.argv[1:])"
+    code = "import sys, cli.commands; from cli.batch import generate; generate(sys.argv[1:])"
     done = subprocess.run(
         [sys.executable, "-c", code, "twaalven", "--count", "2", "--seeds", f"1-{10**12}", "--out", str(tmp_path),
          "--jobs", "2"],

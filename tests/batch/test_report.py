@@ -60,6 +60,40 @@ def test_plot_is_a_png_with_content(db, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["winnability.png"]  # no temporary left over
 
 
+@pytest.mark.parametrize("name, start", [("plot.svg", b"<?xml"), ("plot.pdf", b"%PDF"), ("plot.PNG", b"\x89PNG")])
+def test_the_plot_s_suffix_chooses_its_format(db, tmp_path, name, start):
+    result = CliRunner().invoke(report, [str(db), "--plot", str(tmp_path / name)])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / name).read_bytes().startswith(start)
+
+
+@pytest.mark.parametrize("name", ["", "plot.jpg", "plot"])
+def test_a_plot_without_a_known_suffix_is_refused_in_one_line(db, tmp_path, name):
+    result = CliRunner().invoke(report, [str(db), "--plot", name])
+    assert (result.exit_code, result.output) == (
+        2, f"Error: --plot '{name}': give a file name ending in .png, .svg or .pdf\n")
+    assert not os.path.exists(name)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda tmp_path: str(tmp_path), "a directory, not a results database"),
+    (lambda tmp_path: os.devnull, "not a regular file, so not a results database"),
+    (lambda tmp_path: (tmp_path / "empty.sqlite").write_bytes(b"") or str(tmp_path / "empty.sqlite"),
+     "an empty database: no survey has stored results in it"),
+])
+def test_what_is_not_a_database_to_report_on_is_named(tmp_path, make, message):
+    path = make(tmp_path)
+    result = CliRunner().invoke(report, [path])
+    assert (result.exit_code, result.output) == (2, f"Error: {path}: {message}\n")
+
+
+def test_a_plot_onto_a_device_or_pipe_is_refused(db, tmp_path):
+    pipe = tmp_path / "pipe.png"
+    os.mkfifo(pipe)
+    result = CliRunner().invoke(report, [str(db), "--plot", str(pipe)])
+    assert (result.exit_code, result.output) == (2, f"Error: {pipe} is not a regular file; give a file name\n")
+
+
 def test_a_missing_database_is_bad_input_and_is_not_created(tmp_path):
     result = CliRunner().invoke(report, [str(tmp_path / "none.sqlite")])
     assert result.exit_code == 2 and "no such results database" in result.output

@@ -77,7 +77,7 @@ def clean(tmp_path_factory):
 def start_survey(db, seeds=KILL_RANGE, memory: int | None = None):
     """`winnable survey` in its own process group, as a terminal would run it (with at most
     `memory` bytes, if given)."""
-    code = "import sys, cli.main; from cli.batch import survey; survey(sys.argv[1:])"
+    code = "import sys, cli.commands; from cli.batch import survey; survey(sys.argv[1:])"
     return subprocess.Popen(
         [sys.executable, "-c", code, "twaalven", "--seeds", seeds, "--db", str(db), "--jobs", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,

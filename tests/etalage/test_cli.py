@@ -8,7 +8,7 @@ import random
 
 from click.testing import CliRunner
 
-from cli.main import main
+from cli.commands import main
 from puzzles import etalage as e
 
 

@@ -45,7 +45,7 @@ def outputs(game: str) -> dict[str, str]:
     """The pinned text of each case of `game`, made in this process."""
     from click.testing import CliRunner
 
-    from cli.main import main
+    from cli.commands import main
 
     found = {}
     for case in CASES[game]:

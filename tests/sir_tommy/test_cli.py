@@ -5,7 +5,7 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import main
+from cli.commands import main
 from puzzles import sir_tommy as st
 from puzzles.cards import card_name, parse_card
 from puzzles.sir_tommy import EndTurn, Play

@@ -5,7 +5,7 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import main
+from cli.commands import main
 from puzzles import the_game as rules
 from puzzles.the_game import PILES, EndTurn, Play
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from click.testing import CliRunner
 
-from cli.main import main
+from cli.commands import main
 from puzzles import the_game as g
 from puzzles import the_game_extreme as x
 from solver.games.the_game_extreme import reasons

@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from cli.commands import main
 from puzzles import twaalven as rules
 from puzzles.cards import parse_card
 from solver.registry import GAMES

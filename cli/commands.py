@@ -1,0 +1,190 @@
+"""The `winnable` commands: deal, solve, explain and analyse any registered game, and (from
+cli.batch) generate, survey and report. cli.main runs them as the console script."""
+
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+
+import click
+
+from solver.registry import GAMES
+from solver.result import Budget
+
+from .batch import generate, report, survey
+from .pictures import html_option, picture_of, write_line_page, write_moves_page, write_picture, write_reasons_page
+from .common import (
+    EXIT_CODES, INPUT_HELP, JSON_HELP, InputError, budget_options, checked, emit_json, game_choice, load, progress,
+    shown, source_options, with_game_options,
+)
+
+
+@contextmanager
+def usage_errors_in_one_line():
+    """A usage error raised in the block (an unknown option, a value out of range, a missing
+    argument) shows as its `Error:` line alone, which names the option: click would put a usage
+    line, a help hint and a blank line before it. Help shown for a bare `winnable` stays."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise
+    except click.UsageError as error:
+        error.ctx = None  # click prints the usage and hint lines only for an error with a context
+        raise
+
+
+class Commands(click.Group):
+    """The command group: usage errors of every command are one line (exit 2), so is output that
+    cannot be written (a full disk), and a reader that closes the pipe early (`| head`) ends a
+    command quietly with exit code 0, where click would exit 1."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with usage_errors_in_one_line():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx):
+        try:
+            with usage_errors_in_one_line():
+                return super().invoke(ctx)
+        except BrokenPipeError:
+            # Python would report the failed flush of stdout at exit: point stdout at nothing first.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise click.exceptions.Exit(0) from None
+        except OSError as error:
+            if not raised_by_echo(error):
+                raise
+            raise InputError(f"cannot write the output: {error.strerror}") from None
+
+
+def raised_by_echo(error: BaseException) -> bool:
+    """Whether `error` was raised writing the output (by click.echo, which every command
+    writes with), not by other work: only then is it the output's fault (a full disk)."""
+    innermost = error.__traceback__
+    while innermost.tb_next is not None:
+        innermost = innermost.tb_next
+    return innermost.tb_frame.f_code is click.utils.echo.__code__
+
+
+@click.group(cls=Commands, epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
+def main():
+    """winnable: exact solver and puzzle analyser for open-information card games.
+
+    GAME is one of the registered games (see `winnable games`).
+    """
+
+
+@main.command()
+def games():
+    """List the games winnable knows."""
+    for name, entry in GAMES.items():
+        click.echo(f"{name:16} {entry.title}")
+
+
+def prepared(game_name: str, source, seed, given: dict):
+    """The registry entry, the deal or position, and the solve options the user gave."""
+    entry = game_choice(game_name)
+    variant = checked(entry.checked, given, "rules")
+    solve_options = checked(entry.checked, given, "solve")
+    return entry, load(entry, source, seed, variant), solve_options
+
+
+@main.command(epilog=EXIT_CODES)
+@source_options
+def deal(game_name, source, seed, given):
+    """Print a deal (from --seed N or FILE) in the game's text format."""
+    entry, position, _ = prepared(game_name, source, seed, given)
+    header = f"# {entry.title}, seed {seed}\n" if seed is not None else ""
+    click.echo(header + entry.rules.format_position(position), nl=False)
+
+
+@main.command(epilog=EXIT_CODES)
+@source_options
+@click.option("--out", "out_path", metavar="PATH", required=True, help="The picture to write: .svg, or .png.")
+def show(game_name, source, seed, given, out_path):
+    """Draw a deal or position (from --seed N or FILE) as a picture, .svg or .png."""
+    entry, position, _ = prepared(game_name, source, seed, given)
+    write_picture(out_path, picture_of(entry, position).svg())
+    click.echo(shown(out_path))
+
+
+@main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
+@source_options
+@with_game_options("solve")
+@budget_options
+@html_option
+def solve(game_name, source, seed, given, as_json, time_limit, node_limit, html_path):
+    """Is the deal or position winnable, by which starter(s), and how?
+
+    \b
+    --json prints {"game", "verdict", "starters", "starter", "solution",
+    "explanation", "stats": {"nodes", "seconds", "method"}, "seed"} and the
+    game's own fields below: solution is the list of turns from the start
+    (played by "starter" first); stats.seconds is search time in the process.
+    """
+    entry, position, options = prepared(game_name, source, seed, given)
+    result = entry.engine.solve(position, Budget(time_limit, node_limit), **options)
+    if html_path is not None:
+        write_line_page(html_path, entry, result, {**result.to_json(), "seed": seed})
+    if as_json:
+        emit_json({**result.to_json(), "seed": seed})
+        return
+    click.echo(f"{entry.title}{f', seed {seed}' if seed is not None else ''}")
+    echo_lines(result.lines())
+
+
+solve.help += "\n\n" + JSON_HELP
+
+
+@main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
+@source_options
+@budget_options
+@html_option
+def explain(game_name, source, seed, given, as_json, time_limit, node_limit, html_path):
+    """Why a deal or position cannot be won, in words a player can check.
+
+    --json prints {"game", "verdict", "reasons", "method", "proofs", "seed"};
+    "proofs" holds the proof trees the reasons spell out (README: JSON).
+    """
+    entry, position, _ = prepared(game_name, source, seed, given)
+    explanation = entry.engine.explain(position, Budget(time_limit, node_limit))
+    if html_path is not None:
+        write_reasons_page(html_path, entry, position, explanation,
+                           {"game": entry.name, **explanation.to_json(), "seed": seed})
+    if as_json:
+        emit_json({"game": entry.name, **explanation.to_json(), "seed": seed})
+        return
+    echo_lines(explanation.lines())
+
+
+@main.command(epilog=INPUT_HELP + "\n\n" + EXIT_CODES)
+@source_options
+@budget_options
+@html_option
+def analyse(game_name, source, seed, given, as_json, time_limit, node_limit, html_path):
+    """For every legal move: does it keep the game winnable?
+
+    \b
+    Each move is marked 'keeps winnable', 'loses' or 'unknown'; losing moves
+    get a short reason where one is found. --json prints {"game", "verdict",
+    "moves": [{"move", "notation", "verdict", "reason"}], "stats", "seed"};
+    optimisation games add each move's value, proven bound, "optimal" and
+    "best" (true, false, or null while not proven either way).
+    """
+    entry, position, _ = prepared(game_name, source, seed, given)
+    result = entry.engine.analyse(position, Budget(time_limit, node_limit), progress=progress)
+    if html_path is not None:
+        write_moves_page(html_path, entry, position, result, {**result.to_json(), "seed": seed})
+    if as_json:
+        emit_json({**result.to_json(), "seed": seed})
+        return
+    echo_lines(result.lines())
+
+
+def echo_lines(lines: list[str]) -> None:
+    for line in lines:
+        click.echo(line)
+
+
+for command in (generate, survey, report):
+    main.add_command(command)
