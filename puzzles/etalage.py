@@ -308,6 +308,15 @@ def check_position(position: Position, scores_given: bool = True) -> None:
         order = p.order
         if not order or not p.display or not 0 <= p.picked < len(order):
             raise IllegalPositionError("a complete trick whose distribution is over; it should have joined the display")
+        # a distribution starts with cards on display (the last trick's at least), and a pick
+        # takes some while any are left: so the first picker, and while cards are left every
+        # picker, has scored
+        for earlier in order[:p.picked if p.display else 1]:
+            if p.scores[earlier - 1] == 0:
+                raise IllegalPositionError(
+                    f"player {earlier} picked before player {order[p.picked]} while the display held cards,"
+                    f" but has scored nothing"
+                )
     elif p.picked:
         raise IllegalPositionError("picks under way before the trick is complete")
 

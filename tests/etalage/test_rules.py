@@ -209,6 +209,18 @@ def test_the_missing_scores_hint_only_when_the_scores_line_is_missing():
         e.parse(text)
 
 
+def test_a_picker_whose_turn_came_with_cards_on_display_has_scored():
+    pos = e.deal(3, players=3)
+    while not pos.distributing:
+        pos = pos.apply(pos.legal_moves()[0])
+    first, second = pos.order[:2]
+    text = e.format_position(pos).replace(f"to-pick: {first}", f"to-pick: {second}")
+    with pytest.raises(IllegalPositionError, match=f"player {first} picked before player {second} while the "
+                                                   f"display held cards, but has scored nothing"):
+        e.parse(text)
+    assert e.parse(e.format_position(pos.apply(pos.legal_moves()[0]))).to_move == second
+
+
 def test_a_dash_among_cards_is_named():
     text = "display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\ntrick: - QQ\n"
     with pytest.raises(ParseError, match="'-' stands for no cards and stands alone, not among cards: '- QQ'"):
