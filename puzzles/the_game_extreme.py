@@ -222,6 +222,14 @@ def check_position(position: Position) -> None:
         return
     if p.turn_pile is None:
         raise IllegalPositionError(f"{p.played} cards played this turn: a 'this-turn:' line must name their piles")
+    untouched = [pile for pile, (now, start) in enumerate(zip(p.piles, base.start_piles(p.top))) if now == start]
+    if p.turn_pile in untouched:
+        raise IllegalPositionError(f"'this-turn: {PILES[p.turn_pile]}', but no card was ever played on {PILES[p.turn_pile]}")
+    if p.turn_pile == MIXED and p.played < 2:
+        raise IllegalPositionError("'this-turn: mixed' says this turn's cards went on two piles or more, but 'played:' is 1")
+    if p.turn_pile == MIXED and len(untouched) > len(PILES) - 2:
+        raise IllegalPositionError("'this-turn: mixed' says this turn's cards went on two piles or more, but only one"
+                                   " pile has ever had a card")
     if (p.three and p.played > THREE) or (p.stopped and p.three and p.played != THREE):
         raise IllegalPositionError(f"{p.played} cards played this turn with a three")
     if not p.turn_completable():

@@ -6,11 +6,13 @@ from __future__ import annotations
 import random
 from dataclasses import fields
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzles import the_game as g
 from puzzles import the_game_extreme as x
+from puzzles.errors import IllegalPositionError
 from puzzles.the_game import EndTurn
 
 
@@ -64,3 +66,14 @@ def test_the_reference_search_line_replays_to_its_value_on_a_small_deck(seed):
     left, line = x.fewest_cards_left(start)
     end = x.replay(start, line)
     assert end.is_over() and end.cards_left == left
+
+
+def test_a_turn_pile_no_card_went_on_is_refused():
+    """One card on up1 this turn: 'down1' (never played on) and 'mixed' (one card) cannot be."""
+    position = x.deal(4, players=3).start(1)
+    position = position.apply(next(m for m in position.legal_moves() if getattr(m, "pile", None) == 0))
+    text = x.format_position(position)
+    assert "this-turn: up1" in text and x.parse(text) == position
+    for turn, words in [("down1", "no card was ever played on down1"), ("mixed", "but 'played:' is 1")]:
+        with pytest.raises(IllegalPositionError, match=words):
+            x.parse(text.replace("this-turn: up1", f"this-turn: {turn}"))
