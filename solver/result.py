@@ -280,7 +280,7 @@ class MoveVerdict:
         data = {"move": self.move.to_json(), "notation": str(self.move), "verdict": self.verdict, "reason": self.reason}
         if objective is not None:
             data.update({objective.value_key: self.value, objective.bound_key: self.bound,
-                         "optimal": self.value == self.bound, "best": self.best})
+                         "optimal": self.value is not None and self.value == self.bound, "best": self.best})
         return data
 
     def line(self, objective: Objective | None = None) -> str:

@@ -66,4 +66,6 @@ def test_analyse_along_a_record_finds_where_each_player_gave_points_away():
             before, kept = e.values(pos, mover)[0], e.values(after, mover)[0]
             assert found["guaranteed"] == kept
             assert found["verdict"] == ("loses" if kept < before else "keeps winnable")
+        else:  # forced: not searched, and the best there is
+            assert (found["reason"], found["guaranteed"], found["optimal"], found["best"]) == ("forced", None, False, True)
         pos = after

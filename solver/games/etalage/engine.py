@@ -296,7 +296,7 @@ class EtalageEngine(Engine):
         for i, (pos, move) in enumerate(zip(positions, moves)):
             mover, event = pos.to_move, rules.events(pos, [move])[0]
             if i not in found:
-                verdicts.append(MoveValue(event, KEEPS, "forced"))
+                verdicts.append(MoveValue(event, KEEPS, "forced", best=True))  # the only move: no search
                 continue
             before, kept = found[i]
             total.nodes += before.nodes + kept.nodes
