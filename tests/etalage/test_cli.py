@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from cli.commands import main
 from puzzles import etalage as e
+from solver.games.etalage.picture import picture
 
 
 def run(*args: str, input: str | None = None):
@@ -69,3 +70,11 @@ def test_analyse_along_a_record_finds_where_each_player_gave_points_away():
         else:  # forced: not searched, and the best there is
             assert (found["reason"], found["guaranteed"], found["optimal"], found["best"]) == ("forced", None, False, True)
         pos = after
+
+
+def test_a_picture_names_who_is_to_play_or_to_pick():
+    pos = e.deal(7, players=3, values=5)
+    assert "player 1 leads, player 1 to play" in picture(pos).svg()
+    while not pos.distributing:
+        pos = pos.apply(pos.legal_moves()[0])
+    assert f"player 1 led, player {pos.to_move} to pick" in picture(pos).svg()

@@ -8,7 +8,13 @@ from ...pictures import Picture, colour_face, place
 
 
 def picture(position: Position) -> Picture:
-    drawn = Picture(f"Etalage: {position.players} players, player {position.leader} leads")
+    if position.is_over():
+        turn = "the game is over"
+    elif position.distributing:
+        turn = f"player {position.leader} led, player {position.to_move} to pick"
+    else:
+        turn = f"player {position.leader} leads, player {position.to_move} to play"
+    drawn = Picture(f"Etalage: {position.players} players, {turn}")
     drawn.row("display", [place(colour_face(card_name(c))) for c in position.display] or [place(None, "empty")])
     drawn.row("trick", [place(colour_face(card_name(c))) for c in position.trick] or [place(None, "none")])
     for number, (hand, score) in enumerate(zip(position.hands, position.scores), start=1):
