@@ -277,3 +277,11 @@ def test_explain_page_gives_each_refuted_start_a_step_of_its_own(tmp_path):
     assert [html.unescape(item) for item in re.findall(r"<li[^>]*>(.*?)</li>", text)] == [
         f"{starts[0].to_move} starts", f"After {move}: a reason naming 9H"]
     assert text.count('class="node"') == 2 and 'class="reasons"' not in text
+
+
+@pytest.mark.parametrize("name", ["the-game", "quick-and-easy"])
+def test_a_deal_says_who_moves_first_only_when_players_choose(name):
+    entry = GAMES[name]
+    alone, three = (entry.picture(entry.rules.deal(1, players=n)).svg() for n in (1, 3))
+    assert "player 1 to move" in alone and "choose who starts" not in alone
+    assert "the players choose who starts" in three

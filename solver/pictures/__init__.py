@@ -87,6 +87,14 @@ class Place:
     mark: str | None = None
 
 
+def who_moves(to_move: int | None, players: int) -> str:
+    """A title's word on the turn: the player to move, or for a deal of several players whose
+    players choose who starts, that (a one-player deal is player 1's)."""
+    if to_move is None and players > 1:
+        return "the players choose who starts"
+    return f"player {to_move or 1} to move"
+
+
 def place(face: Face | None, caption: str = "") -> Place:
     return Place(face, caption)
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from puzzles.quick_and_easy import PILES, Position, card_name
 
-from ...pictures import Picture, colour_face, place
+from ...pictures import Picture, colour_face, place, who_moves
 
 
 def picture(position: Position) -> Picture:
-    mover = f"player {position.to_move} to move" if position.to_move else "the players choose who starts"
+    mover = who_moves(position.to_move, position.players)
     drawn = Picture(f"The Game: Quick & Easy: {position.cards_played} played, {mover}")
     drawn.row("piles", [place(colour_face(card_name(top)), f"{name} {arrow}") if top is not None
                         else place(None, f"{name} {arrow}")

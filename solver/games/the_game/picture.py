@@ -6,13 +6,13 @@ from typing import Callable
 
 from puzzles.the_game import PILES, Position, start_piles
 
-from ...pictures import Face, Picture, number_face, place
+from ...pictures import Face, Picture, number_face, place, who_moves
 
 
 def picture(position: Position, face: Callable[[int], Face] = number_face) -> Picture:
     """The piles, each hand and the draw pile's count; `face` draws a card (Extreme marks its
     instructions)."""
-    mover = f"player {position.to_move} to move" if position.to_move else "the players choose who starts"
+    mover = who_moves(position.to_move, position.players)
     drawn = Picture(f"The Game: {position.cards_left} cards left, {mover}")
     starts = start_piles(position.top)
     drawn.row("piles", [
