@@ -216,7 +216,8 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
                  else "  not rated" if deal["verdict"] == "winnable" else "")
         click.echo(f"{deal['path']}{rated}")
     last = seeds.start + examined - 1
-    click.echo(f"{len(written)} {kind} deal(s) of {count} requested, from seeds {seeds.start}-{last}")
+    # (seeds are solved in batches, one per worker: the last batch may run past the last deal kept)
+    click.echo(f"{len(written)} {kind} deal(s) of {count} requested; seeds {seeds.start}-{last} examined")
     if len(written) < count:
         click.echo(f"the search budget (--seeds {seeds.start}-{seeds.stop - 1}) ran out first; "
                    "give a further range with --seeds to find more")

@@ -122,7 +122,7 @@ def test_unwinnable_deals_carry_their_explanation(tmp_path):
 def test_when_the_range_runs_out_it_says_so_and_exits_0(tmp_path):
     result = run("--unwinnable", "--count", "2", "--seeds", "1-30", "--out", str(tmp_path), "--jobs", "1")
     assert result.exit_code == 0
-    assert "0 unwinnable deal(s) of 2 requested, from seeds 1-30" in result.stdout
+    assert "0 unwinnable deal(s) of 2 requested; seeds 1-30 examined" in result.stdout
     assert "the search budget (--seeds 1-30) ran out first" in result.stdout
     assert os.listdir(tmp_path) == []
 
