@@ -32,11 +32,14 @@ def run_command() -> int:
     usage is shown as its one `Error:` line; Ctrl-C is raised as KeyboardInterrupt."""
     import click
 
+    from puzzles.errors import with_long_words_cut
+
     from .commands import main
 
     try:
         code = main.main(standalone_mode=False)
     except click.ClickException as error:
+        error.message = with_long_words_cut(error.message)
         error.show()
         return error.exit_code
     except click.Abort:  # click's form of a KeyboardInterrupt

@@ -36,3 +36,10 @@ QUOTED_CHARS = 40
 def quoted(token: str) -> str:
     """`token` as an error message quotes it: its repr, cut after QUOTED_CHARS characters ('…')."""
     return repr(token if len(token) <= QUOTED_CHARS else token[:QUOTED_CHARS] + "…")
+
+
+def with_long_words_cut(message: str) -> str:
+    """`message` with every word of more than twice QUOTED_CHARS characters cut to QUOTED_CHARS
+    ('…'): for messages made by others (click's quote an option's value whole). A token that
+    `quoted` already cut, with its quotes and punctuation, stays whole."""
+    return " ".join(word if len(word) <= 2 * QUOTED_CHARS else word[:QUOTED_CHARS] + "…" for word in message.split(" "))

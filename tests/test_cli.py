@@ -61,6 +61,13 @@ def test_a_usage_error_is_one_line_naming_the_option(args, named):
     assert named in result.output
 
 
+def test_a_huge_option_value_is_quoted_by_its_first_40_characters():
+    code, out, err = console("solve", "twaalven", "--seed", "9" * 100_000)
+    assert (code, out) == (2, "")
+    assert err.startswith("Error: Invalid value for '--seed': ") and err.count("\n") == 1 and len(err) < 200, err
+    assert f"{'9' * 39}…" in err
+
+
 def test_console_script_reports_bad_input_on_stderr_without_traceback():
     text = twaalven.format_position(twaalven.deal(7)).replace("KH 8H 7H QS", "KH 8H 7H QH")
     run_ = subprocess.run(
