@@ -38,7 +38,7 @@
 //!   (`placed_within`; one hard 6-player test 12.9 s to 10.4 s, the same nodes), and leaves
 //!   that memory to the next search (`BoundTable::spare_places`).
 //! - Null-window searches that need only a few points more (`NEED_KEYED`) are also keyed with
-//!   the display seen through its colours' totals capped at that need (`State::need_key`), which
+//!   the display seen through its colours' totals capped at that need (`State::keys`), which
 //!   merges positions whose displays differ in cards but not in the answer.
 //! - A run of picks by players other than the focus player takes its colours in increasing
 //!   order only, since any order leaves the same position (only the focus player's points
@@ -364,8 +364,11 @@ impl State {
         self.finish_key(self.cards_key(), focus, cooperative, 0)
     }
 
-    /// The key of the question "does `focus` take at least `need` more?" (a search in the
-    /// window need - 1..need against the others; `need` 1..=4). Its answer depends on the
+    /// The exact key (of the search of a guarantee) and the key of the question "does `focus`
+    /// take at least `need` more?" (a search in the window need - 1..need against the others;
+    /// `need` 1..=4), which share the hands' and the trick's codes, worked out once.
+    ///
+    /// The question's answer depends on the
     /// display only through its colours' totals capped at `need`: picks take whole colours, so a
     /// colour holding `need` already settles the question whenever it is taken, and only an
     /// empty display ends a distribution early. So the display is keyed by those capped totals:
@@ -374,12 +377,6 @@ impl State {
     /// capped total less one (other colours as in an exact key); and `need` in the top bits
     /// left free. Each key stands for one set of capped totals (tested: a first draft that coded
     /// the total as 1..4 met a hand's code and merged two different positions).
-    pub fn need_key(&self, focus: u8, need: i32) -> Key {
-        self.finish_key(self.cards_key(), focus, false, need)
-    }
-
-    /// The exact key (of the search of a guarantee) and the need key of `need`, which share
-    /// the hands' and the trick's codes, worked out once.
     pub fn keys(&self, focus: u8, need: i32) -> (Key, Key) {
         let cards = self.cards_key();
         (self.finish_key(cards, focus, false, 0), self.finish_key(cards, focus, false, need))
@@ -950,10 +947,10 @@ impl Window {
         self.alpha >= self.beta
     }
 }
-/// The upper bound stored for "at least need" under a need key (see `State::need_key`).
+/// The upper bound stored for "at least need" under a need key (see `State::keys`).
 const ANY_AMOUNT: i32 = i16::MAX as i32;
 /// Null-window searches that need at most this much more for the focus player use need keys
-/// (`State::need_key`) beside the exact ones (at most 4: two bits of code for the capped
+/// (`State::keys`) beside the exact ones (at most 4: two bits of code for the capped
 /// totals). Measured against none, nodes: 5 players from the 5th trick 0.75 times, 6 players from the 6th 0.22
 /// times, 4 players from the 4th 0.76 times, 3 players from the 3rd 0.92 times; a cap of 2
 /// did less, 8 as much.
@@ -1817,24 +1814,25 @@ mod tests {
         let c = |v: u8, colour: u8| colour * TOP + v - 1;
         let hands = vec![vec![c(1, 0)], vec![c(2, 1)], vec![c(3, 2)]];
         let at = |display: &[u8]| State::new(display, &hands, 0, &[], 0).unwrap();
+        let need_key = |s: &State, need: i32| s.keys(0, need).1;
         // red 9 or red 4 + 5: other cards, the same capped total; red 5 or 6: the same capped
         // at 4; red 2 or 3: the same capped at 2, not at 4 (needs stay within 1..=NEED_KEYED)
         let (nine, four_five) = (at(&[c(9, 0)]), at(&[c(4, 0), c(5, 0)]));
         let (five, six) = (at(&[c(5, 0), c(7, 1)]), at(&[c(6, 0), c(7, 1)]));
         let (two, three) = (at(&[c(2, 0), c(7, 1)]), at(&[c(3, 0), c(7, 1)]));
-        assert_eq!(five.need_key(0, 4), six.need_key(0, 4));
-        assert_eq!(two.need_key(0, 2), three.need_key(0, 2));
-        assert_ne!(two.need_key(0, 4), three.need_key(0, 4));
-        assert_ne!(five.need_key(0, 4), five.need_key(0, 3));
-        assert_ne!(nine.need_key(0, 4), five.need_key(0, 4)); // yellow is in one display only
-        assert_eq!(nine.need_key(0, 4), four_five.need_key(0, 4));
+        assert_eq!(need_key(&five, 4), need_key(&six, 4));
+        assert_eq!(need_key(&two, 2), need_key(&three, 2));
+        assert_ne!(need_key(&two, 4), need_key(&three, 4));
+        assert_ne!(need_key(&five, 4), need_key(&five, 3));
+        assert_ne!(need_key(&nine, 4), need_key(&five, 4)); // yellow is in one display only
+        assert_eq!(need_key(&nine, 4), need_key(&four_five, 4));
         assert_ne!(nine.key(0, false), four_five.key(0, false));
-        assert_ne!(nine.need_key(0, 1), nine.key(0, false));
+        assert_ne!(need_key(&nine, 1), nine.key(0, false));
         // 2Y in hand and 3Y out, or the other way round: different positions, whatever the need
         // (a first draft coded a capped total 1 on the next card out, as player 1's hand code)
         let other = |hand: u8| State::new(&[c(1, 1)], &[vec![c(hand, 1)], vec![c(4, 0)], vec![c(5, 0)]], 0, &[], 0).unwrap();
         for need in 1..=NEED_KEYED {
-            assert_ne!(other(2).need_key(0, need), other(3).need_key(0, need));
+            assert_ne!(need_key(&other(2), need), need_key(&other(3), need));
         }
     }
 
