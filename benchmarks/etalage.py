@@ -88,6 +88,8 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=parallel.search_threads,
                         help="search threads: searches side by side, spare ones helping (default: the usable cores)")
     args = parser.parse_args()
+    if args.cooperative_limit is None:
+        args.cooperative_limit = args.time_limit
     if args.threads < 1:
         parser.error(f"--threads {args.threads}: at least 1")
     parallel.search_threads = args.threads
@@ -112,8 +114,7 @@ def main() -> None:
             for seat, value in enumerate(guaranteed):
                 by_seat[seat].append(value.lower)
         if args.cooperative:
-            limit = args.time_limit if args.cooperative_limit is None else args.cooperative_limit
-            found = engine.values(position, [(player, True) for player in players], Budget(limit))
+            found = engine.values(position, [(player, True) for player in players], Budget(args.cooperative_limit))
             for player, sure in enumerate(guaranteed, start=1):
                 best = found[player, True]  # never below the guarantee
                 helped += 1

@@ -23,6 +23,7 @@ from .common import (
     EXIT_CODES, InputError, budget_options, checked, emit_json, game_choice, jobs_option, progress, shown,
     with_game_options,
 )
+from .main import INTERRUPTED
 from .pictures import write_file
 
 SURVEY_EXIT_CODES = EXIT_CODES + "\n       (after Ctrl-C every deal finished so far is stored: rerun to resume)"
@@ -56,7 +57,7 @@ def results(db_path: str, read_only: bool = False):
 def interrupted(what: str):
     """Ctrl-C: say what is kept, exit 130 (without a traceback, whichever entry point ran us)."""
     click.echo(f"interrupted: {what}", err=True)
-    raise click.exceptions.Exit(130)
+    raise click.exceptions.Exit(INTERRUPTED)
 
 
 @click.command(epilog=SURVEY_EXIT_CODES)
