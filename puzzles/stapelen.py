@@ -135,8 +135,11 @@ def is_fresh(position: Position) -> bool:
     return position.remaining == DECK_SIZE
 
 
-def check_position(position: Position) -> None:
-    """Raises IllegalPositionError unless the position can arise in the game."""
+def check_position(position: Position, lines_given: tuple[str, ...] = PLAYERS) -> None:
+    """Raises IllegalPositionError unless the position can arise in the game; a player left out
+    of `lines_given` (a text without their foundation line) adds that hint where the cards
+    placed do not add up."""
+    unlisted = "".join(f"; without a '{p}:' line {p}'s foundations are empty" for p in PLAYERS if p not in lines_given)
     if len(position.columns) != COLUMNS:
         raise IllegalPositionError(f"{len(position.columns)} columns; {TITLE} has {COLUMNS}")
     for c, column in enumerate(position.columns):
@@ -164,12 +167,12 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"card {card_name(min(duplicates))} appears twice")
     if len(cards) != DECK_SIZE:
         missing = " ".join(card_name(c) for c in range(DECK_SIZE) if c not in cards)
-        raise IllegalPositionError(f"{len(cards)} cards in columns and on foundations; every one of the 52 must be there (missing: {missing})")
+        raise IllegalPositionError(f"{len(cards)} cards in columns and on foundations; every one of the 52 must be there (missing: {missing}){unlisted}")
     mover, waiting = position.to_move, other(position.to_move)
     if placed[waiting] - placed[mover] not in (0, 1):
         raise IllegalPositionError(
             f"{mover} is to move with {placed[mover]} cards placed and {waiting} with {placed[waiting]}; "
-            f"turns alternate, so {waiting} has placed as many as {mover} or one more"
+            f"turns alternate, so {waiting} has placed as many as {mover} or one more{unlisted}"
         )
 
 
@@ -200,7 +203,7 @@ def parse(text: str) -> Position:
         require_full_deal(layout, list(range(DECK_SIZE)), DEPTH, "a position mid-game needs a 'to-move: A|B' line")
         to_move = "A"
     position = Position(tuple(layout.columns), tuple(foundations), to_move)
-    check_position(position)
+    check_position(position, tuple(p for p in PLAYERS if p.lower() in layout.fields))
     return position
 
 

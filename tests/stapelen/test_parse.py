@@ -178,6 +178,13 @@ def test_missing_cards_in_a_position_are_named():
     assert "50 cards" in message and "missing: AD 2C" in message
 
 
+def test_a_left_out_foundation_line_is_named_where_the_cards_do_not_add_up():
+    lines = [line for line in rows() if not line.startswith("B:")]  # B has placed four cards
+    message = illegal(text(lines))
+    assert "missing: " in message and message.endswith("without a 'B:' line B's foundations are empty")
+    assert "without a" not in illegal(text(rows()[:14] + ["B: 3H, 7C, -"] + rows()[15:]))
+
+
 def test_missing_card_in_a_deal_asks_for_to_move():
     lines = rows(DEAL_1)
     lines[12] = "3S JC QD"
