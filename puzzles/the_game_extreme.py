@@ -232,6 +232,20 @@ def check_position(position: Position) -> None:
                                    " pile has ever had a card")
     if (p.three and p.played > THREE) or (p.stopped and p.three and p.played != THREE):
         raise IllegalPositionError(f"{p.played} cards played this turn with a three")
+    if p.turn_pile != MIXED:  # the turn's pile shows the turn's last card
+        last = p.piles[p.turn_pile]
+        kind, named = p.instruction(last), PILES[p.turn_pile]
+        if kind == "three" and not p.three:
+            raise IllegalPositionError(f"{last}!three on {named} is this turn's last card, so a three was played"
+                                       f" this turn: the 'this-turn:' line must say 'this-turn: {named} three'")
+        if kind == "stop" and not p.stopped:
+            raise IllegalPositionError(f"{last}!stop on {named} is this turn's last card, so a stop ended this turn:"
+                                       f" the 'this-turn:' line must say 'stop'")
+        if p.stopped and kind != "stop":
+            raise IllegalPositionError(f"'this-turn:' says a stop ended this turn, but {named} shows {last},"
+                                       f" this turn's last card, which is not a stop")
+    elif p.stopped and not p.visible("stop"):
+        raise IllegalPositionError("'this-turn:' says a stop ended this turn, but no pile shows a stop")
     if not p.turn_completable():
         raise IllegalPositionError(f"player {p.to_move} cannot complete this turn by the instructions")
 
