@@ -100,3 +100,15 @@ def test_a_stop_said_to_end_the_turn_must_show_on_its_pile():
     assert "this-turn: up1\n" in text
     with pytest.raises(IllegalPositionError, match="which is not a stop"):
         x.parse(text.replace("this-turn: up1", "this-turn: up1 stop"))
+
+
+def test_a_stop_with_a_three_before_the_third_card_is_refused_saying_so():
+    """Seed 12: 22!three on up1, 1 card this turn. Adding 'stop' to the turn line was refused as
+    '1 cards played this turn with a three', which named neither the stop nor the rule."""
+    position = x.deal(12, players=3).start(1)
+    position = position.apply(next(m for m in position.legal_moves() if getattr(m, "card", None) == 22))
+    text = x.format_position(position)
+    with pytest.raises(IllegalPositionError, match="a stop ended the turn after 1 card; with a three, a stop may only be the turn's third card"):
+        x.parse(text.replace("this-turn: up1 three", "this-turn: up1 three stop"))
+    with pytest.raises(IllegalPositionError, match="^1 card played this turn: a 'this-turn:' line must name the piles"):
+        x.parse(text.replace("this-turn: up1 three\n", ""))
