@@ -213,7 +213,7 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
         })
         return
     for deal in written:
-        rated = (f"  {deal['difficulty']['band']} ({deal['difficulty']['bits']:.1f} bits)" if deal["difficulty"]
+        rated = (f"  {deal['difficulty']['band']} ({generating.shown_bits(deal['difficulty']['bits']):.1f} bits)" if deal["difficulty"]
                  else "  not rated" if deal["verdict"] == "winnable" else "")
         click.echo(f"{deal['path']}{rated}")
     last = seeds.start + examined - 1

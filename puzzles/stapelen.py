@@ -8,8 +8,8 @@ players are symmetric, so a deal is analysed with A to move first.
 
 Text format: the 13 column lines of the shared tableau format, then for a position
     A: 3S 4H, -, QC KD      # A's three foundations, comma-separated, bottom card first
-    B: -, -, 7C
-    to-move: A
+    B: 5D, -, 7C 8H
+    to-move: B              # turns alternate: B has placed as many cards as A, or one fewer
 """
 
 from __future__ import annotations

@@ -221,7 +221,7 @@ def check_position(position: Position) -> None:
             raise IllegalPositionError("a skull shows on a pile top at the start of a turn; it must be covered in the turn it is played")
         return
     if p.turn_pile is None:
-        raise IllegalPositionError(f"{p.played} cards played this turn: a 'this-turn:' line must name their piles")
+        raise IllegalPositionError(f"{_cards(p.played)} played this turn: a 'this-turn:' line must name the piles they went on")
     untouched = [pile for pile, (now, start) in enumerate(zip(p.piles, base.start_piles(p.top))) if now == start]
     if p.turn_pile in untouched:
         raise IllegalPositionError(f"'this-turn: {PILES[p.turn_pile]}', but no card was ever played on {PILES[p.turn_pile]}")
@@ -230,10 +230,31 @@ def check_position(position: Position) -> None:
     if p.turn_pile == MIXED and len(untouched) > len(PILES) - 2:
         raise IllegalPositionError("'this-turn: mixed' says this turn's cards went on two piles or more, but only one"
                                    " pile has ever had a card")
-    if (p.three and p.played > THREE) or (p.stopped and p.three and p.played != THREE):
-        raise IllegalPositionError(f"{p.played} cards played this turn with a three")
+    if p.three and p.played > THREE:
+        raise IllegalPositionError(f"{_cards(p.played)} played this turn with a three; a turn with a three has exactly {THREE}")
+    if p.stopped and p.three and p.played != THREE:
+        raise IllegalPositionError(f"'this-turn:' says a three was played and a stop ended the turn after {_cards(p.played)};"
+                                   f" with a three, a stop may only be the turn's third card")
+    if p.turn_pile != MIXED:  # the turn's pile shows the turn's last card
+        last = p.piles[p.turn_pile]
+        kind, named = p.instruction(last), PILES[p.turn_pile]
+        if kind == "three" and not p.three:
+            raise IllegalPositionError(f"{last}!three on {named} is this turn's last card, so a three was played"
+                                       f" this turn: the 'this-turn:' line must say 'this-turn: {named} three'")
+        if kind == "stop" and not p.stopped:
+            raise IllegalPositionError(f"{last}!stop on {named} is this turn's last card, so a stop ended this turn:"
+                                       f" the 'this-turn:' line must say 'stop'")
+        if p.stopped and kind != "stop":
+            raise IllegalPositionError(f"'this-turn:' says a stop ended this turn, but {named} shows {last},"
+                                       f" this turn's last card, which is not a stop")
+    elif p.stopped and not p.visible("stop"):
+        raise IllegalPositionError("'this-turn:' says a stop ended this turn, but no pile shows a stop")
     if not p.turn_completable():
         raise IllegalPositionError(f"player {p.to_move} cannot complete this turn by the instructions")
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 _MARK = re.compile(r"^([0-9]+)!(.*)$")

@@ -43,6 +43,13 @@ def band(bits: float) -> str:
     return max((low, name) for name, low in BANDS.items() if bits >= low)[1]
 
 
+def shown_bits(bits: float, places: int = 1) -> float:
+    """Bits rounded to `places` decimals for display, but never up into the next band: 5.951 bits
+    are easy, so they show as 5.9, not as 6.0, which would read as medium."""
+    rounded = round(bits, places)
+    return rounded if band(rounded) == band(bits) else math.floor(bits * 10**places) / 10**places
+
+
 @dataclass
 class Difficulty:
     """What a player faces along the solution line (see the module docstring)."""
@@ -64,14 +71,14 @@ class Difficulty:
 
     def to_json(self) -> dict:
         return {
-            "band": self.band, "bits": round(self.bits, 3), "loss_share": round(self.loss_share, 4),
+            "band": self.band, "bits": shown_bits(self.bits, 3), "loss_share": round(self.loss_share, 4),
             "decisions": self.decisions, "legal_moves": self.legal_moves, "losing_moves": self.losing_moves,
             "critical_moves": self.critical_moves, "nodes": self.nodes,
         }
 
     def describe(self) -> str:
         return (
-            f"{self.band} ({self.bits:.1f} bits); {self.losing_moves} of {self.legal_moves} legal moves "
+            f"{self.band} ({shown_bits(self.bits):.1f} bits); {self.losing_moves} of {self.legal_moves} legal moves "
             f"along the line lose ({100 * self.loss_share:.1f}%); {self.critical_moves} critical moves; "
             f"search effort {self.nodes} nodes"
         )

@@ -202,3 +202,13 @@ def test_a_deal_file_names_starters_that_are_numbers():
     text = generating.deal_text(the_game, "players=2", 7, deal, result, difficulty, None)
     assert text.splitlines()[0] == f"# The Game, seed 7: winnable (winning starter(s): {result.starter})"
     assert the_game.rules.parse(text) == deal
+
+
+def test_bits_are_never_shown_rounded_up_into_the_next_band(tmp_path):
+    # seed 15 measures 5.951 bits: easy, so its lines must not say "easy (6.0 bits)"
+    assert [generating.shown_bits(b) for b in (5.951, 9.96, 10.04, 7.26)] == [5.9, 9.9, 10.0, 7.3]
+    assert generating.shown_bits(5.99951, 3) == 5.999
+    result = run("--count", "1", "--seeds", "15-15", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "twaalven-15.txt  easy (5.9 bits)" in result.stdout
+    assert "difficulty: easy (5.9 bits)" in (tmp_path / "twaalven-15.txt").read_text(encoding="utf-8")

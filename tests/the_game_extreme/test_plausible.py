@@ -77,3 +77,38 @@ def test_a_turn_pile_no_card_went_on_is_refused():
     for turn, words in [("down1", "no card was ever played on down1"), ("mixed", "but 'played:' is 1")]:
         with pytest.raises(IllegalPositionError, match=words):
             x.parse(text.replace("this-turn: up1", f"this-turn: {turn}"))
+
+
+@pytest.mark.parametrize("seed, card, flag", [(12, 22, "three"), (3, 55, "stop")])
+def test_the_turn_piles_last_card_must_agree_with_the_turn_line(seed, card, flag):
+    """One card on up1 this turn, a three (seed 12) or a stop (seed 3): the pile shows it, so the
+    'this-turn:' line must say so. Without the word the position was read as a turn that had
+    played no three (solve then ended it after 2 cards) or no stop (and played on)."""
+    position = x.deal(seed, players=3).start(1)
+    position = position.apply(next(m for m in position.legal_moves() if getattr(m, "card", None) == card))
+    text = x.format_position(position)
+    assert f"piles: {card}!{flag} 1 100 100" in text and f"this-turn: up1 {flag}" in text
+    assert x.parse(text) == position
+    with pytest.raises(IllegalPositionError, match=f"{card}!{flag} on up1 is this turn's last card"):
+        x.parse(text.replace(f"this-turn: up1 {flag}", "this-turn: up1"))
+
+
+def test_a_stop_said_to_end_the_turn_must_show_on_its_pile():
+    position = x.deal(4, players=3).start(1)
+    position = position.apply(next(m for m in position.legal_moves() if getattr(m, "pile", None) == 0))
+    text = x.format_position(position)
+    assert "this-turn: up1\n" in text
+    with pytest.raises(IllegalPositionError, match="which is not a stop"):
+        x.parse(text.replace("this-turn: up1", "this-turn: up1 stop"))
+
+
+def test_a_stop_with_a_three_before_the_third_card_is_refused_saying_so():
+    """Seed 12: 22!three on up1, 1 card this turn. Adding 'stop' to the turn line was refused as
+    '1 cards played this turn with a three', which named neither the stop nor the rule."""
+    position = x.deal(12, players=3).start(1)
+    position = position.apply(next(m for m in position.legal_moves() if getattr(m, "card", None) == 22))
+    text = x.format_position(position)
+    with pytest.raises(IllegalPositionError, match="a stop ended the turn after 1 card; with a three, a stop may only be the turn's third card"):
+        x.parse(text.replace("this-turn: up1 three", "this-turn: up1 three stop"))
+    with pytest.raises(IllegalPositionError, match="^1 card played this turn: a 'this-turn:' line must name the piles"):
+        x.parse(text.replace("this-turn: up1 three\n", ""))

@@ -50,8 +50,8 @@ GAME = GameEntry(
     formats="""\
 stapelen: the 13 column lines of twaalven; a position mid-game adds
   A: 3S 4H, -, QC    (A's three foundations, comma-separated, bottom card first)
-  B: -, -, 7C
-  to-move: A|B""",
+  B: 5D, -, 7C
+  to-move: B         (turns alternate: A has placed 3 cards, B 2)""",
     json_fields="""\
 stapelen: a move is {"player": "A"|"B", "card": "4D", "column": 2, "foundation": 2}.""",
 )
