@@ -1,6 +1,6 @@
 """Etalage: how often each player's guaranteed score is proven exact within the time limit, as a table.
 
-    python benchmarks/etalage.py --players 3 --seeds 1-100 --time-limit 60 [--values 10] [--cooperative [--cooperative-limit 3]]
+    python benchmarks/etalage.py --players 3 --seeds 1-100 --time-limit 60 [--values 10] [--cooperative [--cooperative-limit 3]] [--table-mib 1024]
     python benchmarks/etalage.py --players 5 --seeds 1-40 --from-trick 5 --time-limit 10 [--along]
 
 Each seeded deal is played by a greedy player (every player plays their highest card and picks
@@ -28,10 +28,12 @@ from puzzles import etalage as rules
 from puzzles.etalage import Pick
 from solver import parallel
 from solver.batch.survey import seed_range, wilson
-from solver.games.etalage.engine import GAME
+from solver.games.etalage.engine import GAME, TABLE_ENTRIES
 from solver.result import Budget
 
 engine = GAME.engine
+#: A bucket of the kernel's table: 128 bytes, three entries.
+BUCKET_BYTES, BUCKET_ENTRIES = 128, 3
 
 
 def greedy(position):
@@ -85,6 +87,9 @@ def main() -> None:
     parser.add_argument("--along", action="store_true",
                         help="every position of the greedy game from the trick's start on (each card and "
                              "pick), not only the start")
+    parser.add_argument("--table-mib", type=int, default=TABLE_ENTRIES // BUCKET_ENTRIES * BUCKET_BYTES >> 20,
+                        help="MiB of the kernel's table (default: solve's); long searches revisit more "
+                             "positions than it holds")
     parser.add_argument("--threads", type=int, default=parallel.search_threads,
                         help="search threads: searches side by side, spare ones helping (default: the usable cores)")
     args = parser.parse_args()
@@ -93,6 +98,9 @@ def main() -> None:
     if args.threads < 1:
         parser.error(f"--threads {args.threads}: at least 1")
     parallel.search_threads = args.threads
+    if not 1 <= args.table_mib <= 1 << 16:
+        parser.error(f"--table-mib {args.table_mib}: 1 to 65536")
+    engine.table_entries = (args.table_mib << 20) // BUCKET_BYTES * BUCKET_ENTRIES
 
     seconds, slowest, exact, nodes, kernel_seconds = [], (0.0, None), 0, 0, 0.0
     by_seat: list[list[int]] = [[] for _ in range(args.players)]
@@ -130,7 +138,7 @@ def main() -> None:
         ("game", f"{rules.TITLE}, {args.players} players, values 1-{args.values}, from trick {args.from_trick}"),
         ("positions", f"seeds {args.seeds.start}-{args.seeds.stop - 1} "
                       f"({count}{', every move on' if args.along else ''}), time limit {args.time_limit} s, "
-                      f"{args.threads} thread{'s' if args.threads > 1 else ''}"),
+                      f"{args.threads} thread{'s' if args.threads > 1 else ''}, table {args.table_mib} MiB"),
         ("every guarantee exact", share(exact, count)),
         *seconds_rows(seconds, slowest[1]),
         ("kernel nodes/s", f"{nodes / kernel_seconds:,.0f}" if kernel_seconds else "-"),

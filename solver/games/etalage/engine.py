@@ -130,10 +130,12 @@ class EtalageResult(OptimumResult):
 
 class EtalageEngine(Engine):
     name = rules.NAME
+    #: the table's entries, read when the kernel is made (the benchmark's --table-mib sets it)
+    table_entries: int = TABLE_ENTRIES
 
     def new_kernel(self) -> EtalageKernel:
         """The kernel; its table (exact keys) serves every position of every deal."""
-        return EtalageKernel(TABLE_ENTRIES)
+        return EtalageKernel(self.table_entries)
 
     def turns(self, start: Position, moves: list) -> list:
         return rules.events(start, moves)
