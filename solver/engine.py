@@ -270,12 +270,15 @@ class DecisionEngine(Engine):
         """Verdict and winning line for one position within `budget`: DFS, then CP-SAT."""
         if start.is_won():
             return WINNABLE, [], Stats(method="rules")
-        columns, to_move, tops = self.to_kernel(start)
-        verdict, pairs, nodes, seconds = self.kernel().solve(
-            columns, to_move, tops, budget.nodes_left(), budget.seconds_left()
-        )
-        budget.nodes_used += nodes
-        stats = Stats(nodes=nodes, seconds=seconds, method="invariant" if nodes == 0 else "dfs")
+        if budget.nodes_spent():  # not searched: unknown, unless CP-SAT decides it below
+            verdict, pairs, stats = UNKNOWN, [], Stats(method="dfs")
+        else:
+            columns, to_move, tops = self.to_kernel(start)
+            verdict, pairs, nodes, seconds = self.kernel().solve(
+                columns, to_move, tops, budget.kernel_node_limit(), budget.seconds_left()
+            )
+            budget.nodes_used += nodes
+            stats = Stats(nodes=nodes, seconds=seconds, method="invariant" if nodes == 0 else "dfs")
         if verdict == WINNABLE:
             return verdict, self.line_from_kernel(start, pairs), stats
         if verdict == UNWINNABLE or self.sat is None or not budget.models_may_run():

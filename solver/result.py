@@ -53,12 +53,20 @@ class Budget:
 
     `time_limit` None, infinity or anything above a year (`1e300` typed for "forever") means no
     time limit, `node_limit` 0 no node limit. The clock starts when the budget is made.
+
+    The node limit binds the whole command: a search whose budget has no node left is not
+    started (`nodes_spent`; its result is the game's "not searched"), since the kernels read a
+    limit of 0 as none. A part of a budget (`part`) counts on from its parent's count
+    (`nodes_before`), so that a part of a spent budget is spent too.
     """
 
     time_limit: float | None = 30.0
     node_limit: int = 0
     started: float = field(default_factory=time.perf_counter)
     nodes_used: int = 0
+    #: the nodes already counted when this budget was made (a part starts at its parent's
+    #: count); `spend` adds back only the nodes used since
+    nodes_before: int = 0
 
     def __post_init__(self):
         if self.time_limit is not None and self.time_limit > NO_TIME_LIMIT_ABOVE:
@@ -74,11 +82,24 @@ class Budget:
         left = self.seconds_left()
         return None if left is None else left / max(1, parts)
 
-    def nodes_left(self) -> int:
-        """Nodes the next search may use; 0 means unlimited (kernel convention)."""
+    def nodes_left(self) -> int | None:
+        """Nodes the searches may still use; None when there is no node limit."""
         if self.node_limit == 0:
-            return 0
-        return max(1, self.node_limit - self.nodes_used)
+            return None
+        return max(0, self.node_limit - self.nodes_used)
+
+    def nodes_spent(self) -> bool:
+        """No node left: the next search must not start (a kernel would read a limit of 0 as none)."""
+        return self.nodes_left() == 0
+
+    def kernel_node_limit(self) -> int:
+        """The node limit to hand a kernel for the next search: the nodes left, or 0 for none
+        (the kernels' convention). Asking it of a spent budget is a bug: that search must not
+        start."""
+        left = self.nodes_left()
+        if left == 0:
+            raise AssertionError("a search was started on a spent node budget")
+        return left or 0
 
     def models_may_run(self) -> bool:
         """May a CP-SAT phase run now? It counts no nodes, so under a node limit it needs a
@@ -90,21 +111,26 @@ class Budget:
 
     def exhausted(self) -> bool:
         out_of_time = self.time_limit is not None and self.seconds_left() == 0
-        return out_of_time or (self.node_limit != 0 and self.nodes_used >= self.node_limit)
+        return out_of_time or self.nodes_spent()
 
     def part(self, parts: int, fraction: float = 1.0) -> Budget:
         """A budget of one of `parts` equal shares of the time left, with all the nodes left;
-        or of `fraction` of that share and of those nodes. Add its `nodes_used` back with
-        `spend`."""
+        or of `fraction` of that share and of those nodes (at least one, while one is left).
+        It counts on from this budget's nodes, so a part of a spent budget is spent. Add its
+        nodes back with `spend`."""
         share = self.share(parts)
+        if fraction < 1.0 and share is not None:
+            share *= fraction
+        if self.node_limit == 0:
+            return Budget(time_limit=share)
         nodes = self.nodes_left()
-        if fraction < 1.0:
-            share = None if share is None else share * fraction
-            nodes = nodes and max(1, int(nodes * fraction))
-        return Budget(time_limit=share, node_limit=nodes)
+        if fraction < 1.0 and nodes:
+            nodes = max(1, int(nodes * fraction))
+        used = self.nodes_used
+        return Budget(time_limit=share, node_limit=used + nodes, nodes_used=used, nodes_before=used)
 
     def spend(self, part: Budget) -> None:
-        self.nodes_used += part.nodes_used
+        self.nodes_used += part.nodes_used - part.nodes_before
 
     def untimed(self, set_up: Callable[[], T]) -> T:
         """`set_up()` with this budget's clock stopped: the time limit bounds searching, and set-up

@@ -127,6 +127,25 @@ def test_every_command_runs_and_the_answers_agree(name, variant, tmp_path):
     ]
 
 
+@pytest.mark.parametrize("name, variant", CASES, ids=IDS)
+def test_a_node_limit_bounds_every_command_as_a_whole(name, variant):
+    """--node-limit N is the budget of the whole command: solve, analyse and explain of a deal
+    count at most N nodes in all, however many searches they make (starters, moves, passes, a
+    beam phase). A search left no node is not started: the kernels read a limit of 0 as none,
+    and each later search used to get a node of its own (one over per starter, per move, per
+    Etalage search), The Game's beam counted a position's turns past the limit, and Etalage's
+    kernel counted nodes it refused once stopped. Explain prints no statistics: its budget
+    counts what it searched. No time limit, so CP-SAT (which counts no nodes) does not run."""
+    entry = GAMES[name]
+    deal = entry.rules.deal(7, **variant)
+    for limit in (1, 10, 1000):
+        for command in (entry.engine.solve, entry.engine.analyse, entry.engine.explain):
+            budget = Budget(time_limit=None, node_limit=limit)
+            result = command(deal, budget)
+            reported = result.stats.nodes if hasattr(result, "stats") else budget.nodes_used
+            assert max(reported, budget.nodes_used) <= limit, (command.__name__, limit, reported, budget.nodes_used)
+
+
 def test_variant_labels_name_each_variant_once_and_read_back():
     for entry in GAMES.values():
         labels = [entry.variant_label(variant) for variant in entry.test_variants]

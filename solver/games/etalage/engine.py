@@ -147,10 +147,13 @@ class EtalageEngine(Engine):
         score = position.scores[player - 1]
         if position.is_over():
             return Value(score, score)
+        if budget.nodes_spent():  # not searched: from nothing more to every point still in play
+            in_play = position.display + position.trick + sum(position.hands, ())
+            return Value(score, score + sum(map(rules.value_of, in_play)))
         p = position
         lower, upper, line, nodes, seconds = self.kernel().solve(
             list(p.display), [list(h) for h in p.hands], p.leader - 1, list(p.trick), p.picked, player - 1,
-            cooperative, budget.nodes_left(), budget.seconds_left(), helpers,
+            cooperative, budget.kernel_node_limit(), budget.seconds_left(), helpers,
         )
         budget.nodes_used += nodes
         moves = [Pick(code - PICK) if code >= PICK else Play(code) for code in line]

@@ -65,9 +65,11 @@ def kernel_search(start: Position, budget: Budget) -> Search:
     spent budget leaves the best line found and the bound `cards not dead`."""
     if start.is_over():
         return Search(start, start.cards_played, start.cards_played, [])
+    if budget.nodes_spent():  # not searched: no card played, and the bound `cards not dead`
+        return Search(start, start.cards_played, ALL - len(rules.dead_cards(start)), [])
     played, exact, pairs, nodes, seconds = quick_and_easy_solve(
         [list(hand) for hand in start.hands], list(start.draw), [NO_TOP if top is None else top for top in start.piles],
-        start.to_move - 1, start.played, start.pro, budget.nodes_left(), budget.seconds_left(), TABLE_ENTRIES,
+        start.to_move - 1, start.played, start.pro, budget.kernel_node_limit(), budget.seconds_left(), TABLE_ENTRIES,
     )
     budget.nodes_used += nodes
     moves = [EndTurn() if card == NO_TOP else Play(card, pile) for card, pile in pairs]

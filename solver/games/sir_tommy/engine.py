@@ -123,10 +123,12 @@ class SirTommyEngine(Engine):
         drawn from `seed`: (verdict, moves, final position or None, stats)."""
         if position.is_won():
             return WINNABLE, [], position, Stats(method="rules")
+        if budget.nodes_spent():  # not searched
+            return UNKNOWN, [], None, Stats(method="dfs")
         verdict, line, nodes, seconds = self.kernel().solve(
             list(position.stock), list(position.hand), [list(r) for r in position.rows],
             reasons.tops(position, "U"), reasons.tops(position, "D"), PLAYERS.index(position.to_move),
-            position.top_rank, budget.nodes_left(), time_limit, seed,
+            position.top_rank, budget.kernel_node_limit(), time_limit, seed,
         )
         budget.nodes_used += nodes
         stats = Stats(nodes=nodes, seconds=seconds, method="dfs")

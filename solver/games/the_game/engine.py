@@ -62,14 +62,14 @@ class Search:
 
     @property
     def searched(self) -> bool:
-        """False when the budget left this start no time to search: its cards left are then only
-        every card still in play, not a line's."""
+        """False when the budget left this start no time or no node to search: its cards left
+        are then only every card still in play, not a line's."""
         return self.nodes > 0 or self.optimal
 
     def summary(self) -> str:
         """The start as `solve` lists the starters: 'player 2 1 (bound 0)'."""
         if not self.searched:
-            return f"player {self.start.to_move} not searched (no time left)"
+            return f"player {self.start.to_move} not searched (no budget left)"
         return f"player {self.start.to_move} {self.cards_left}{'' if self.optimal else f' (bound {self.lower_bound})'}"
 
 
@@ -117,10 +117,12 @@ class TheGameEngine(Engine):
         `beam_widths` replaces the kernel's own (tests use it to go straight to the exact search)."""
         if start.is_over():
             return Search(start, start.cards_left, start.cards_left, [])
+        if budget.nodes_spent():  # not searched: every card left, and the cards that must stay
+            return Search(start, start.cards_left, len(self.never_played(start)), [], beam=start.cards_left)
         options = {} if beam_widths is None else {"beam_widths": beam_widths}
         best, bound, _, pairs, nodes, seconds, beam = self.kernel().solve(
             [list(h) for h in start.hands], list(start.draw), list(start.piles), start.to_move - 1, start.played,
-            start.expert, start.hand_size, start.top, budget.nodes_left(), budget.seconds_left(), **options,
+            start.expert, start.hand_size, start.top, budget.kernel_node_limit(), budget.seconds_left(), **options,
             **self.kernel_rules(start),
         )
         budget.nodes_used += nodes

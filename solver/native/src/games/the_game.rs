@@ -1431,7 +1431,9 @@ impl Solver<'_> {
     /// its line. Stops early (keeping what it found) when the budget runs out. Only the last
     /// layer's positions are kept; of the earlier layers, the steps that lead to them.
     /// A wide layer is expanded by `beam_threads` threads, in shares of consecutive
-    /// positions; the layer they make is the one a single thread makes (see [`Share`]).
+    /// positions; the layer they make is the one a single thread makes (see [`Share`]). Under
+    /// a node limit one thread expands every layer, so that the search stops at the same
+    /// turn on every run and machine, and it counts no turn beyond the limit.
     pub fn beam(&mut self, root: &State, width: usize, draw: Option<u64>) -> (u8, Vec<Move>) {
         let rules = self.rules;
         let mut best = (root.cards_left(rules), Vec::new());
@@ -1470,9 +1472,12 @@ impl Solver<'_> {
 
     /// The shares of `layer`'s expansion, in the layer's order: one per thread for a wide
     /// layer, the first expanded by this thread (the one that may ask Python about Ctrl-C).
+    /// Under a node limit a single share, which counts no turn beyond the limit.
     fn expand(&mut self, layer: &[State], width: usize, draw: Option<u64>, watch: &LayerWatch) -> Vec<Share> {
         let rules = self.rules;
-        let threads = if layer.len() >= PARALLEL_FROM { self.beam_threads } else { 1 };
+        let limited = self.budget.node_limit != 0;
+        let threads = if layer.len() >= PARALLEL_FROM && !limited { self.beam_threads } else { 1 };
+        let room = if limited { self.budget.node_limit.saturating_sub(self.nodes) } else { u64::MAX };
         let size = layer.len().div_ceil(threads);
         let compact_at = (4 * width / threads).max(2 * width);
         let (budget, start, nodes) = (self.budget, self.start, self.nodes);
@@ -1483,12 +1488,12 @@ impl Solver<'_> {
                 .skip(1)
                 .map(|(i, part)| {
                     let spent = move || budget.spent(start, nodes + watch.nodes.load(Relaxed));
-                    scope.spawn(move || expand_share(rules, part, i * size, width, compact_at, draw, watch, spent))
+                    scope.spawn(move || expand_share(rules, part, i * size, width, compact_at, draw, watch, u64::MAX, spent))
                 })
                 .collect();
             let first = &layer[..size.min(layer.len())];
             let spent = || self.out_of_budget(watch.nodes.load(Relaxed));
-            let mut shares = vec![expand_share(rules, first, 0, width, compact_at, draw, watch, spent)];
+            let mut shares = vec![expand_share(rules, first, 0, width, compact_at, draw, watch, room, spent)];
             // A helper panics only on a bug; its panic goes on here.
             shares.extend(helpers.into_iter().map(|helper| helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))));
             shares
@@ -1547,6 +1552,9 @@ struct Share {
 
 /// Expands the positions `part` of a beam layer (the first has index `first` in it) into their
 /// children, compacting them whenever they reach `compact_at`; `spent` is the budget check.
+/// Each turn found counts a node, and at most `room` are counted (the nodes a node limit
+/// leaves the layer; only a share expanded alone may have one): the turns of the position at
+/// which the limit falls are tried up to it, and the share stops there.
 #[allow(clippy::too_many_arguments)]
 fn expand_share(
     rules: &Rules,
@@ -1556,6 +1564,7 @@ fn expand_share(
     compact_at: usize,
     draw: Option<u64>,
     watch: &LayerWatch,
+    room: u64,
     mut spent: impl FnMut() -> bool,
 ) -> Share {
     let mut share = Share { children: Children::new(), ended: None, won: None, stopped: false };
@@ -1585,6 +1594,12 @@ fn expand_share(
         if found.is_empty() && ordered.is_some() {
             turns(rules, s, i32::MAX / 2, 3, None, &mut found, &mut turn, &mut buffers);
         }
+        let fits = room.saturating_sub(watch.nodes.load(Relaxed));
+        if found.len() as u64 > fits {
+            found.truncate(fits as usize);
+            watch.stop.store(true, Relaxed);
+            share.stopped = true;
+        }
         watch.nodes.fetch_add(found.len() as u64, Relaxed);
         let next = &mut share.children;
         for &(child, moves) in &found {
@@ -1599,6 +1614,9 @@ fn expand_share(
             }
             let key = child.key(rules);
             next.push(score(rules, &child, cheap, &key, draw), key, child, index, moves);
+        }
+        if share.stopped {
+            break;
         }
         if next.ranks.len() >= compact_at {
             next.keep_best(width);
@@ -1699,6 +1717,21 @@ mod tests {
             assert!(beams[0].1 > 100_000, "layers of {} nodes are too few to be shared", beams[0].1);
             assert_eq!(beams[1].0, beams[0].0);
             assert_eq!(beams[2].0, beams[0].0);
+        }
+    }
+
+    #[test]
+    fn a_node_limit_stops_the_beam_at_it() {
+        // one position's turns used to be counted whole: 37 at a limit of 1 on this deal
+        let mut deck: Vec<u8> = (2..=99).collect();
+        crate::search::rng::shuffle(&mut deck, 7);
+        let root = state(&[deck[..8].to_vec()], [1, 1, 100, 100], 0, 0).unwrap();
+        let rules = Rules::new(deck[8..].to_vec(), 1, 8, false, 100);
+        for limit in [1, 10, 1000, 100_000] {
+            let mut table = BoundTable::new(1024);
+            let mut solver = Solver::new(&rules, &mut table, Budget { node_limit: limit, ..Budget::default() });
+            let answer = solver.solve(&root, rules.beam_widths());
+            assert!(answer.nodes <= limit, "{} nodes at a limit of {limit}", answer.nodes);
         }
     }
 

@@ -124,13 +124,16 @@ impl Watch {
         !self.stopped
     }
 
-    /// Counts one node; true once the search must stop.
+    /// Counts one node; true once the search must stop. A node refused because the watch has
+    /// stopped is not searched and not counted, so a node limit is never exceeded (a search
+    /// may ask again before it notices the stop: Etalage's node goes on to its first child
+    /// after its cleared-display search stopped the watch).
     #[inline]
     pub fn tick(&mut self) -> bool {
-        self.nodes += 1;
         if self.stopped {
             return true;
         }
+        self.nodes += 1;
         if self.nodes >= self.stop_at {
             self.stopped = true;
         } else if self.stop.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed)) {
@@ -374,5 +377,13 @@ mod tests {
         watch.pause_after(100);
         assert_eq!(ticks_until_stopped(&mut watch, 100), 15);
         assert!(!watch.resume() && watch.stopped);
+    }
+
+    #[test]
+    fn a_stopped_watch_counts_no_more_nodes() {
+        let mut watch = Watch::new(Budget { node_limit: 25, ..Budget::default() });
+        assert_eq!(ticks_until_stopped(&mut watch, 100), 25);
+        assert!(watch.tick() && watch.tick());
+        assert_eq!(watch.nodes, 25);
     }
 }
