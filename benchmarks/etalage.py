@@ -138,7 +138,7 @@ def main() -> None:
         ("game", f"{rules.TITLE}, {args.players} players, values 1-{args.values}, from trick {args.from_trick}"),
         ("positions", f"seeds {args.seeds.start}-{args.seeds.stop - 1} "
                       f"({count}{', every move on' if args.along else ''}), time limit {args.time_limit} s, "
-                      f"{args.threads} thread{'s' if args.threads > 1 else ''}, table {args.table_mib} MiB"),
+                      f"{args.threads} thread{'s' if args.threads > 1 else ''}, table {engine.kernel().table_bytes >> 20} MiB"),
         ("every guarantee exact", share(exact, count)),
         *seconds_rows(seconds, slowest[1]),
         ("kernel nodes/s", f"{nodes / kernel_seconds:,.0f}" if kernel_seconds else "-"),
