@@ -1,7 +1,7 @@
 """Etalage: how often each player's guaranteed score is proven exact within the time limit, as a table.
 
     python benchmarks/etalage.py --players 3 --seeds 1-100 --time-limit 60 [--values 10] [--cooperative [--cooperative-limit 3]] [--table-mib 1024]
-    python benchmarks/etalage.py --players 5 --seeds 1-40 --from-trick 5 --time-limit 10 [--along]
+    python benchmarks/etalage.py --players 5 --seeds 1-40 --from-trick 5 --time-limit 10 [--along] [--each]
 
 Each seeded deal is played by a greedy player (every player plays their highest card and picks
 the colour worth most) up to the start of trick `--from-trick` (1: the deal itself); then every
@@ -90,6 +90,8 @@ def main() -> None:
     parser.add_argument("--table-mib", type=int, default=TABLE_ENTRIES // BUCKET_ENTRIES * BUCKET_BYTES >> 20,
                         help="MiB of the kernel's table (default: solve's); long searches revisit more "
                              "positions than it holds")
+    parser.add_argument("--each", action="store_true",
+                        help="a line for each position as it is done: its seed and every guarantee")
     parser.add_argument("--threads", type=int, default=parallel.search_threads,
                         help="search threads: searches side by side, spare ones helping (default: the usable cores)")
     args = parser.parse_args()
@@ -117,6 +119,9 @@ def main() -> None:
         nodes += sum(v.nodes for v in guaranteed)
         kernel_seconds += sum(v.seconds for v in guaranteed)
         open_values += [v for v in guaranteed if not v.exact]
+        if args.each:
+            values = ", ".join(str(v.lower) if v.exact else f"{v.lower}..{v.upper}" for v in guaranteed)
+            print(f"seed {seed}: guarantees {values} ({elapsed:.1f} s)", flush=True)
         if all(v.exact for v in guaranteed):
             exact += 1
             for seat, value in enumerate(guaranteed):
