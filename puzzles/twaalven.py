@@ -219,7 +219,7 @@ def check_cards_gone(position: Position, gone: list[int]) -> None:
     if most > turns:
         column = emptied.index(most) + 1
         raise IllegalPositionError(
-            f"column {column} lost {most} cards in {turns} turns; a turn takes from two different columns")
+            f"column {column} lost {most} cards in {amount(turns, 'turn')}; a turn takes from two different columns")
 
 
 def deal(seed: int) -> Position:

@@ -140,7 +140,8 @@ def deal_text(entry, variant: str, seed: int, position, result, difficulty: Diff
     if result.verdict == WINNABLE:
         lines[0] += f" (winning starter(s): {', '.join(map(str, result.starters))})" if result.starters else ""
         lines.append(f"# difficulty: {difficulty.describe() if difficulty else UNRATED}")
-        lines.append(f"# solution{f' ({result.starter} starts)' if result.starter else ''}, replayed by the rules:")
+        starter = f"player {result.starter}" if isinstance(result.starter, int) else result.starter
+        lines.append(f"# solution{f' ({starter} starts)' if starter else ''}, replayed by the rules:")
         lines += [f"#   {number}. {move}" for number, move in enumerate(result.solution, start=1)]
     else:
         lines[0] += f" (proven by {result.stats.method}, {result.stats.nodes} nodes)"

@@ -201,6 +201,7 @@ def test_a_deal_file_names_starters_that_are_numbers():
     difficulty = generating.Difficulty(0.0, len(result.solution), 10, 0, 0, result.stats.nodes)
     text = generating.deal_text(the_game, "players=2", 7, deal, result, difficulty, None)
     assert text.splitlines()[0] == f"# The Game, seed 7: winnable (winning starter(s): {result.starter})"
+    assert f"# solution (player {result.starter} starts), replayed by the rules:" in text.splitlines()
     assert the_game.rules.parse(text) == deal
 
 

@@ -40,3 +40,7 @@ def test_no_column_lost_more_cards_than_turns_were_played():
     halves = tuple(column[:2] if c < 2 else column for c, column in enumerate(spread))
     moved = tuple(sorted(left[2:4] + left[6:8]))  # the cards halving columns 1 and 2 took off
     tw.check_position(tw.Position(halves + (moved,), "T"))
+    # A-J alone gone, both from column 13: one turn.
+    one_pair = [c for c in range(52) if c not in gone[:2]]
+    with pytest.raises(IllegalPositionError, match="column 13 lost 2 cards in 1 turn;"):
+        tw.check_position(tw.Position(tuple(tuple(one_pair[4 * c:4 * c + 4]) for c in range(13)), "F"))
