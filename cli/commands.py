@@ -15,7 +15,7 @@ from solver.result import Budget
 from .batch import generate, report, survey
 from .pictures import html_option, picture_of, write_line_page, write_moves_page, write_picture, write_reasons_page
 from .common import (
-    EXIT_CODES, INPUT_HELP, JSON_HELP, InputError, budget_options, checked, emit_json, game_choice, load, progress,
+    EXIT_CODES, INPUT_HELP, JSON_HELP, InputError, budget_options, checked, emit_json, game_choice, load, progress, searching,
     shown, source_options, with_game_options,
 )
 
@@ -123,7 +123,8 @@ def solve(game_name, source, seed, given, as_json, time_limit, node_limit, html_
     (played by "starter" first); stats.seconds is search time in the process.
     """
     entry, position, options = prepared(game_name, source, seed, given)
-    result = entry.engine.solve(position, Budget(time_limit, node_limit), **options)
+    with searching(time_limit):
+        result = entry.engine.solve(position, Budget(time_limit, node_limit), **options)
     if html_path is not None:
         write_line_page(html_path, entry, result, {**result.to_json(), "seed": seed})
     if as_json:
@@ -147,7 +148,8 @@ def explain(game_name, source, seed, given, as_json, time_limit, node_limit, htm
     "proofs" holds the proof trees the reasons spell out (README: JSON).
     """
     entry, position, _ = prepared(game_name, source, seed, given)
-    explanation = entry.engine.explain(position, Budget(time_limit, node_limit))
+    with searching(time_limit):
+        explanation = entry.engine.explain(position, Budget(time_limit, node_limit))
     if html_path is not None:
         write_reasons_page(html_path, entry, position, explanation,
                            {"game": entry.name, **explanation.to_json(), "seed": seed})

@@ -6,11 +6,14 @@ declares them in its entry, and every command that takes a deal offers them."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
 import os
 import sys
+import threading
+import time
 
 import click
 
@@ -212,6 +215,42 @@ def jobs_option(command):
 
 def emit_json(payload: dict) -> None:
     click.echo(json.dumps(payload, indent=2))
+
+
+#: Seconds a search runs before `searching` shows its bar: quick answers show none.
+SEARCHING_BAR_AFTER = 1.0
+
+
+@contextlib.contextmanager
+def searching(time_limit: float | None):
+    """While `solve` or `explain` searches, on a terminal (stderr): a bar of the seconds used
+    against `time_limit` (or a count of them without one), shown only once the search has run
+    `SEARCHING_BAR_AFTER` seconds; silent when piped. The kernels release the GIL, so a thread
+    can keep it moving."""
+    from tqdm import tqdm
+
+    total = None if time_limit is None or math.isinf(time_limit) else time_limit
+    bar = tqdm(total=total, desc="searching", unit="s", disable=None, leave=False, delay=SEARCHING_BAR_AFTER,
+               bar_format="{desc}: {n:.0f}/{total:.0f} s |{bar}|" if total else "{desc}: {n:.0f} s")
+    if bar.disable:
+        yield
+        return
+    done = threading.Event()
+
+    def tick():
+        started = time.monotonic()
+        while not done.wait(0.25):
+            elapsed = time.monotonic() - started
+            bar.update((min(elapsed, total) if total else elapsed) - bar.n)
+
+    ticker = threading.Thread(target=tick, daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        done.set()
+        ticker.join()
+        bar.close()
 
 
 def progress(items=None, total: int | None = None, unit: str = "moves"):

@@ -237,3 +237,36 @@ def test_a_device_or_pipe_is_not_replaced_by_the_file_written(tmp_path, option):
     result = run(command, "twaalven", "--seed", "1", option, str(pipe))
     assert (result.exit_code, result.output) == (2, f"Error: {pipe} is not a regular file; give a file name\n")
     assert not pipe.is_file()
+
+
+def on_a_terminal(*args) -> tuple[str, str]:
+    """Runs `winnable ARGS` with stderr on an 80-column pseudo-terminal: (stdout, what the
+    terminal showed)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    terminal, stderr = pty.openpty()
+    fcntl.ioctl(stderr, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # tqdm draws no bar 0 wide
+    done = subprocess.run([sys.executable, "-c", "from cli.main import run; run()", *args], stdout=subprocess.PIPE,
+                          stderr=stderr, text=True, timeout=120)
+    os.close(stderr)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(terminal, 1 << 16)
+        except OSError:  # the terminal's other side is closed and read
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(terminal)
+    return done.stdout, shown.decode(errors="replace")
+
+
+def test_a_long_search_shows_a_bar_of_its_time_on_a_terminal_and_a_quick_one_none():
+    stdout, shown = on_a_terminal("solve", "etalage", "--seed", "1", "--players", "3", "--time-limit", "1.6")
+    assert "searching: 1/2 s |" in shown and "verdict: unknown" in stdout and "searching" not in stdout
+    stdout, shown = on_a_terminal("solve", "twaalven", "--seed", "1")
+    assert "verdict: winnable" in stdout and shown.strip() == ""
