@@ -27,7 +27,7 @@ from . import the_game as base
 from .cards import SplitMix64, shuffle_with
 from .errors import IllegalPositionError, ParseError, quoted
 from .lines import replay  # noqa: F401  (part of each game's rules)
-from .text import parse_number
+from .text import amount, parse_number
 from .the_game import MAX_PLAYERS, PILES, EndTurn, Play, accepts, is_backwards, parse_move  # noqa: F401
 
 NAME = "the-game-extreme"
@@ -221,7 +221,7 @@ def check_position(position: Position) -> None:
             raise IllegalPositionError("a skull shows on a pile top at the start of a turn; it must be covered in the turn it is played")
         return
     if p.turn_pile is None:
-        raise IllegalPositionError(f"{_cards(p.played)} played this turn: a 'this-turn:' line must name the piles they went on")
+        raise IllegalPositionError(f"{amount(p.played, 'card')} played this turn: a 'this-turn:' line must name the piles they went on")
     untouched = [pile for pile, (now, start) in enumerate(zip(p.piles, base.start_piles(p.top))) if now == start]
     if p.turn_pile in untouched:
         raise IllegalPositionError(f"'this-turn: {PILES[p.turn_pile]}', but no card was ever played on {PILES[p.turn_pile]}")
@@ -231,9 +231,9 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError("'this-turn: mixed' says this turn's cards went on two piles or more, but only one"
                                    " pile has ever had a card")
     if p.three and p.played > THREE:
-        raise IllegalPositionError(f"{_cards(p.played)} played this turn with a three; a turn with a three has exactly {THREE}")
+        raise IllegalPositionError(f"{amount(p.played, 'card')} played this turn with a three; a turn with a three has exactly {THREE}")
     if p.stopped and p.three and p.played != THREE:
-        raise IllegalPositionError(f"'this-turn:' says a three was played and a stop ended the turn after {_cards(p.played)};"
+        raise IllegalPositionError(f"'this-turn:' says a three was played and a stop ended the turn after {amount(p.played, 'card')};"
                                    f" with a three, a stop may only be the turn's third card")
     if p.turn_pile != MIXED:  # the turn's pile shows the turn's last card
         last = p.piles[p.turn_pile]
@@ -251,10 +251,6 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError("'this-turn:' says a stop ended this turn, but no pile shows a stop")
     if not p.turn_completable():
         raise IllegalPositionError(f"player {p.to_move} cannot complete this turn by the instructions")
-
-
-def _cards(n: int) -> str:
-    return f"{n} card" if n == 1 else f"{n} cards"
 
 
 _MARK = re.compile(r"^([0-9]+)!(.*)$")
