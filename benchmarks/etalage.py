@@ -28,12 +28,10 @@ from puzzles import etalage as rules
 from puzzles.etalage import Pick
 from solver import parallel
 from solver.batch.survey import seed_range, wilson
-from solver.games.etalage.engine import GAME, TABLE_ENTRIES
+from solver.games.etalage.engine import GAME
 from solver.result import Budget
 
 engine = GAME.engine
-#: A bucket of the kernel's table: 128 bytes, three entries.
-BUCKET_BYTES, BUCKET_ENTRIES = 128, 3
 
 
 def greedy(position):
@@ -87,9 +85,9 @@ def main() -> None:
     parser.add_argument("--along", action="store_true",
                         help="every position of the greedy game from the trick's start on (each card and "
                              "pick), not only the start")
-    parser.add_argument("--table-mib", type=int, default=TABLE_ENTRIES // BUCKET_ENTRIES * BUCKET_BYTES >> 20,
-                        help="MiB of the kernel's table (default: solve's); long searches revisit more "
-                             "positions than it holds")
+    parser.add_argument("--table-mib", type=int,
+                        help="MiB of the kernel's table, as solve's --memory (default: solve's); long searches "
+                             "revisit more positions than it holds")
     parser.add_argument("--each", action="store_true",
                         help="a line for each position as it is done: its seed and every guarantee")
     parser.add_argument("--threads", type=int, default=parallel.search_threads,
@@ -100,16 +98,15 @@ def main() -> None:
     if args.threads < 1:
         parser.error(f"--threads {args.threads}: at least 1")
     parallel.search_threads = args.threads
-    if not 1 <= args.table_mib <= 1 << 16:
+    if args.table_mib is not None and not 1 <= args.table_mib <= 1 << 16:
         parser.error(f"--table-mib {args.table_mib}: 1 to 65536")
-    engine.table_entries = (args.table_mib << 20) // BUCKET_BYTES * BUCKET_ENTRIES
 
     seconds, slowest, exact, nodes, kernel_seconds = [], (0.0, None), 0, 0, 0.0
     by_seat: list[list[int]] = [[] for _ in range(args.players)]
     helped = helped_exact = decided = more = 0
     open_values = []  # the guarantees left as bounds
     for seed, position in positions(args):
-        budget, started = Budget(args.time_limit), time.perf_counter()
+        budget, started = Budget(args.time_limit, table_mib=args.table_mib), time.perf_counter()
         players = range(1, args.players + 1)
         found = engine.values(position, [(player, False) for player in players], budget)
         guaranteed = [found[player, False] for player in players]
@@ -127,7 +124,8 @@ def main() -> None:
             for seat, value in enumerate(guaranteed):
                 by_seat[seat].append(value.lower)
         if args.cooperative:
-            found = engine.values(position, [(player, True) for player in players], Budget(args.cooperative_limit))
+            helped_budget = Budget(args.cooperative_limit, table_mib=args.table_mib)
+            found = engine.values(position, [(player, True) for player in players], helped_budget)
             for player, sure in enumerate(guaranteed, start=1):
                 best = found[player, True]  # never below the guarantee
                 helped += 1

@@ -20,8 +20,8 @@ from solver.batch import survey as surveying
 from solver.result import WINNABLE
 
 from .common import (
-    EXIT_CODES, InputError, budget_options, checked, emit_json, game_choice, jobs_option, progress, shown,
-    with_game_options,
+    EXIT_CODES, InputError, budget_options, checked, emit_json, fits_in_memory, game_choice, jobs_option, progress,
+    shown, with_game_options,
 )
 from .main import INTERRUPTED
 from .pictures import write_file
@@ -69,7 +69,8 @@ def interrupted(what: str):
 @click.option("--retry-unknown", is_flag=True, help="Also solve again the deals stored as 'unknown' (give a bigger budget).")
 @with_game_options("rules")
 @budget_options
-def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, as_json, time_limit, node_limit):
+def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, as_json, time_limit, node_limit,
+           table_mib):
     """Solve every seeded deal of a range and store one row per deal.
 
     Deals already in the database are skipped, so rerunning the same command resumes an
@@ -94,6 +95,8 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     entry = game_choice(game_name)
     variant = variant_of(entry, given)
     seeds = checked(surveying.seed_range, seed_text)
+    if cluster is None:
+        fits_in_memory(table_mib, jobs)
     started = time.perf_counter()
     with results(db_path) as store:
         todo = surveying.pending(store, entry.name, variant, seeds, retry_unknown)
@@ -107,7 +110,8 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
 
         try:
             with surveying.workers(jobs, cluster) as run_tasks, progress(total=todo.count, unit="deal") as bar:
-                new = surveying.run(store, entry.name, variant, todo, run_tasks, time_limit, node_limit, jobs, on_rows)
+                new = surveying.run(store, entry.name, variant, todo, run_tasks, time_limit, node_limit, jobs, on_rows,
+                                     table_mib)
         except WinnableError as error:  # the cluster cannot be used
             raise InputError(str(error)) from None
         except KeyboardInterrupt:
@@ -143,7 +147,7 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
 @with_game_options("rules")
 @budget_options
 def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_text, jobs, given, as_json, time_limit,
-             node_limit):
+             node_limit, table_mib):
     """Write deals proven winnable (or, with --unwinnable, proven unwinnable), one file each.
 
     Seeds are tried in order from --seeds, which also bounds the search: when the range
@@ -176,8 +180,9 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
         raise InputError(f"{entry.name} has no pictures yet")
     rules_options = checked(entry.checked, given, "rules")
     seeds = checked(surveying.seed_range, seed_text)
+    fits_in_memory(table_mib, jobs)
     wanted = "unwinnable" if unwinnable else difficulty or "any"
-    work = checked(generating.tasks, entry.name, variant, seeds, wanted, (time_limit, node_limit))
+    work = checked(generating.tasks, entry.name, variant, seeds, wanted, (time_limit, node_limit, table_mib))
     if not out_dir:
         raise InputError("--out needs a directory name")
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):

@@ -15,8 +15,8 @@ from solver.result import Budget
 from .batch import generate, report, survey
 from .pictures import html_option, picture_of, write_line_page, write_moves_page, write_picture, write_reasons_page
 from .common import (
-    EXIT_CODES, INPUT_HELP, JSON_HELP, InputError, budget_options, checked, emit_json, game_choice, load, progress, searching,
-    shown, source_options, with_game_options,
+    EXIT_CODES, INPUT_HELP, JSON_HELP, InputError, budget_options, checked, emit_json, fits_in_memory, game_choice, load,
+    progress, searching, shown, source_options, with_game_options,
 )
 
 
@@ -113,7 +113,7 @@ def show(game_name, source, seed, given, out_path):
 @with_game_options("solve")
 @budget_options
 @html_option
-def solve(game_name, source, seed, given, as_json, time_limit, node_limit, html_path):
+def solve(game_name, source, seed, given, as_json, time_limit, node_limit, table_mib, html_path):
     """Is the deal or position winnable, by which starter(s), and how?
 
     \b
@@ -123,8 +123,9 @@ def solve(game_name, source, seed, given, as_json, time_limit, node_limit, html_
     (played by "starter" first); stats.seconds is search time in the process.
     """
     entry, position, options = prepared(game_name, source, seed, given)
+    fits_in_memory(table_mib)
     with searching(time_limit):
-        result = entry.engine.solve(position, Budget(time_limit, node_limit), **options)
+        result = entry.engine.solve(position, Budget(time_limit, node_limit, table_mib=table_mib), **options)
     if html_path is not None:
         write_line_page(html_path, entry, result, {**result.to_json(), "seed": seed})
     if as_json:
@@ -141,15 +142,16 @@ solve.help += "\n\n" + JSON_HELP
 @source_options
 @budget_options
 @html_option
-def explain(game_name, source, seed, given, as_json, time_limit, node_limit, html_path):
+def explain(game_name, source, seed, given, as_json, time_limit, node_limit, table_mib, html_path):
     """Why a deal or position cannot be won, in words a player can check.
 
     --json prints {"game", "verdict", "reasons", "method", "proofs", "seed"};
     "proofs" holds the proof trees the reasons spell out (README: JSON).
     """
     entry, position, _ = prepared(game_name, source, seed, given)
+    fits_in_memory(table_mib)
     with searching(time_limit):
-        explanation = entry.engine.explain(position, Budget(time_limit, node_limit))
+        explanation = entry.engine.explain(position, Budget(time_limit, node_limit, table_mib=table_mib))
     if html_path is not None:
         write_reasons_page(html_path, entry, position, explanation,
                            {"game": entry.name, **explanation.to_json(), "seed": seed})
@@ -163,7 +165,7 @@ def explain(game_name, source, seed, given, as_json, time_limit, node_limit, htm
 @source_options
 @budget_options
 @html_option
-def analyse(game_name, source, seed, given, as_json, time_limit, node_limit, html_path):
+def analyse(game_name, source, seed, given, as_json, time_limit, node_limit, table_mib, html_path):
     """For every legal move: does it keep the game winnable?
 
     \b
@@ -174,7 +176,8 @@ def analyse(game_name, source, seed, given, as_json, time_limit, node_limit, htm
     "best" (true, false, or null while not proven either way).
     """
     entry, position, _ = prepared(game_name, source, seed, given)
-    result = entry.engine.analyse(position, Budget(time_limit, node_limit), progress=progress)
+    fits_in_memory(table_mib)
+    result = entry.engine.analyse(position, Budget(time_limit, node_limit, table_mib=table_mib), progress=progress)
     if html_path is not None:
         write_moves_page(html_path, entry, position, result, {**result.to_json(), "seed": seed})
     if as_json:

@@ -194,7 +194,37 @@ class Seconds(click.ParamType):
         return seconds
 
 
+def table_sizes() -> str:
+    """The games' own table sizes, for --memory's help: '32 to 256'."""
+    sizes = [round(entry.engine.table_mib()) for entry in GAMES.values() if entry.engine.table_slot_bytes]
+    return f"{min(sizes)} to {max(sizes)}"
+
+
+def machine_mib() -> int | None:
+    """The machine's memory in MiB, where the system tells it."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def fits_in_memory(table_mib: int | None, processes: int = 1) -> None:
+    """InputError when `processes` tables of `table_mib` MiB would not fit in the machine's
+    memory: asked for, the allocation would succeed and the system kill the process later."""
+    machine = machine_mib()
+    if table_mib is None or machine is None or table_mib * processes <= machine:
+        return
+    each = f" for each of {processes} workers" if processes > 1 else ""
+    raise InputError(f"--memory {table_mib}{each}: more than this machine's {machine} MiB")
+
+
 def budget_options(command):
+    command = click.option(
+        "--memory", "table_mib", type=click.IntRange(1, 1 << 20), metavar="MIB",
+        help=f"MiB at most for the search's table of proven positions (default: the game's own, {table_sizes()} "
+             "MiB; survey and generate: each worker's). Long searches revisit more positions than it holds, and a "
+             "larger one saves them work (a whole 3-player Etalage deal: 4096).",
+    )(command)
     command = click.option(
         "--node-limit", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
         help="Stop a kernel search after this many nodes (0: no limit); the verdict is then 'unknown'.",

@@ -6,7 +6,8 @@
 
 Every function names its game by its command-line name (`api.games()`), takes a game's variant
 options as keywords (`players=3`, `rows=6`, ...) where it deals or parses, and a budget as
-`time_limit` (seconds; None: no limit) and `node_limit` (0: no limit). Bad input raises a
+`time_limit` (seconds; None: no limit), `node_limit` (0: no limit) and `table_mib` (the MiB of
+the search's table; None: the game's own size). Bad input raises a
 `puzzles.errors.WinnableError` (a ValueError) whose message says what is wrong and where.
 See docs/api.md.
 """
@@ -34,18 +35,22 @@ def parse(name: str, text: str, **variant):
     return entry.rules.parse(text, **entry.checked(variant, "rules"))
 
 
-def solve(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0, **options) -> SolveResult:
+def solve(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0, table_mib: int | None = None,
+          **options) -> SolveResult:
     """Is the deal or position winnable, by whom and how? An optimisation game (The Game)
     answers with an OptimumResult: its value, proven bound and whether they meet."""
     entry = game(name)
-    return entry.engine.solve(position, Budget(time_limit, node_limit), **entry.checked(options, "solve"))
+    budget = Budget(time_limit, node_limit, table_mib=table_mib)
+    return entry.engine.solve(position, budget, **entry.checked(options, "solve"))
 
 
-def explain(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0) -> Explanation:
+def explain(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0,
+            table_mib: int | None = None) -> Explanation:
     """Why the deal or position cannot be won (or that it can), in sentences a player can check."""
-    return game(name).engine.explain(position, Budget(time_limit, node_limit))
+    return game(name).engine.explain(position, Budget(time_limit, node_limit, table_mib=table_mib))
 
 
-def analyse(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0) -> AnalyseResult:
+def analyse(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0,
+            table_mib: int | None = None) -> AnalyseResult:
     """Every legal move with what it leads to: keeps winnable, loses, or unknown."""
-    return game(name).engine.analyse(position, Budget(time_limit, node_limit))
+    return game(name).engine.analyse(position, Budget(time_limit, node_limit, table_mib=table_mib))

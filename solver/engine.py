@@ -36,17 +36,25 @@ class Engine:
     starters: tuple = ()
     #: CP-SAT unsat cores in words: a win "takes" every card; without one, the rest can be "taken"
     core_verbs: tuple[str, str] = ("takes", "taken")
+    #: The kernel's table of proven positions: the bytes of one slot (an entry, or a bucket of
+    #: entries), the entries a slot holds, and the slots of the game's own size. The kernels
+    #: make a power of two of slots. 0 bytes: the game keeps no table.
+    table_slot_bytes: int = 0
+    table_slot_entries: float = 1
+    table_slots: int = 0
 
     def __init__(self):
         self._kernel = None
+        self._kernel_entries = self.table_entries()
 
     # --- hooks --------------------------------------------------------------------------------
 
     def solve(self, position, budget: Budget | None = None, **options) -> SolveResult:
         raise NotImplementedError
 
-    def new_kernel(self):
-        """The game's Rust kernel with its table, made once by `kernel` (None: the game keeps none)."""
+    def new_kernel(self, table_entries: int):
+        """The game's Rust kernel with a table of `table_entries`, made once by `kernel` (None:
+        the game keeps none)."""
         return None
 
     def starts(self, position) -> list:
@@ -99,13 +107,29 @@ class Engine:
     def kernel(self):
         """The process's kernel for this game, made on first use; its table is reused across calls."""
         if self._kernel is None:
-            self._kernel = self.new_kernel()
+            self._kernel = self.new_kernel(self._kernel_entries)
         return self._kernel
 
+    def table_entries(self, mib: int | None = None) -> int:
+        """The entries of the largest table the kernels make within `mib` MiB (a power of two of
+        slots, at least one); None: the game's own size."""
+        if not self.table_slot_bytes:
+            return 0
+        slots = self.table_slots if mib is None else 1 << max(0, ((mib << 20) // self.table_slot_bytes).bit_length() - 1)
+        return int(slots * self.table_slot_entries)
+
+    def table_mib(self, mib: int | None = None) -> float:
+        """The MiB the table of `table_entries(mib)` takes."""
+        return self.table_entries(mib) / self.table_slot_entries * self.table_slot_bytes / 2**20
+
     def set_up(self, budget: Budget) -> None:
-        """Makes the kernel off `budget`'s clock. Every command calls it before it shares out its
-        budget: made inside the first search, the table's allocation took that search's share
-        of the time (a starter reported unsearched, a verdict that changed from run to run)."""
+        """Makes the kernel, with the table size `budget.table_mib` asks (None: the table made
+        already, or the game's own size), off `budget`'s clock. Every command calls it before
+        it shares out its budget: made inside the first search, the table's allocation took
+        that search's share of the time (a starter reported unsearched, a verdict that changed
+        from run to run)."""
+        if budget.table_mib is not None and self.table_entries(budget.table_mib) != self._kernel_entries:
+            self._kernel, self._kernel_entries = None, self.table_entries(budget.table_mib)
         budget.untimed(self.kernel)
 
     def short_reason(self, position) -> str | None:
@@ -230,7 +254,9 @@ class DecisionEngine(Engine):
 
     #: the game's SAT module (`solve(position, time_limit)`, `core(position, time_limit)`), if any
     sat = None
-    table_entries: int = 1 << 22
+    #: 32 MiB of 8-byte keys of lost positions
+    table_slot_bytes = 8
+    table_slots = 1 << 22
 
     # --- hooks ----------------------------------------------------------------------------------
 
@@ -252,8 +278,8 @@ class DecisionEngine(Engine):
 
     # --- the search -----------------------------------------------------------------------------
 
-    def new_kernel(self) -> Kernel:
-        return Kernel(self.name, self.table_entries)
+    def new_kernel(self, table_entries: int) -> Kernel:
+        return Kernel(self.name, table_entries)
 
     def line_from_kernel(self, start, pairs) -> list:
         """The kernel's line as moves, each applied by the reference rules; it must win."""

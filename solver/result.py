@@ -10,6 +10,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, TypeVar
 
+from puzzles.errors import WinnableError
+
 T = TypeVar("T")
 
 WINNABLE, UNWINNABLE, UNKNOWN = "winnable", "unwinnable", "unknown"
@@ -53,6 +55,8 @@ class Budget:
 
     `time_limit` None, infinity or anything above a year (`1e300` typed for "forever") means no
     time limit, `node_limit` 0 no node limit. The clock starts when the budget is made.
+    `table_mib` caps the kernel's table of proven positions (`Engine.set_up` sizes it); None
+    keeps the table the engine has, or makes the game's own size.
 
     The node limit binds the whole command: a search whose budget has no node left is not
     started (`nodes_spent`; its result is the game's "not searched"), since the kernels read a
@@ -67,10 +71,13 @@ class Budget:
     #: the nodes already counted when this budget was made (a part starts at its parent's
     #: count); `spend` adds back only the nodes used since
     nodes_before: int = 0
+    table_mib: int | None = None
 
     def __post_init__(self):
         if self.time_limit is not None and self.time_limit > NO_TIME_LIMIT_ABOVE:
             self.time_limit = None
+        if self.table_mib is not None and self.table_mib < 1:
+            raise WinnableError(f"a table of {self.table_mib} MiB: at least 1")
 
     def seconds_left(self) -> float | None:
         if self.time_limit is None:
@@ -122,12 +129,13 @@ class Budget:
         if fraction < 1.0 and share is not None:
             share *= fraction
         if self.node_limit == 0:
-            return Budget(time_limit=share)
+            return Budget(time_limit=share, table_mib=self.table_mib)
         nodes = self.nodes_left()
         if fraction < 1.0 and nodes:
             nodes = max(1, int(nodes * fraction))
         used = self.nodes_used
-        return Budget(time_limit=share, node_limit=used + nodes, nodes_used=used, nodes_before=used)
+        return Budget(time_limit=share, node_limit=used + nodes, nodes_used=used, nodes_before=used,
+                      table_mib=self.table_mib)
 
     def spend(self, part: Budget) -> None:
         self.nodes_used += part.nodes_used - part.nodes_before

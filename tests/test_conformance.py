@@ -5,6 +5,7 @@ the docs promise and solve, explain and analyse agreeing. A new game gets it fro
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -95,7 +96,7 @@ def test_every_command_runs_and_the_answers_agree(name, variant, tmp_path):
         assert {objective.value_key, objective.bound_key, "optimal"} <= set(solved)
     assert run("solve", *args).splitlines()[1] == f"verdict: {solved['verdict']}"
 
-    explained = json.loads(run("explain", *args, "--json"))
+    explained = json.loads(run("explain", *args, "--json", "--memory", "8"))
     assert set(explained) == EXPLAIN_KEYS and explained["reasons"]
     assert explained["verdict"] == solved["verdict"]
 
@@ -144,6 +145,24 @@ def test_a_node_limit_bounds_every_command_as_a_whole(name, variant):
             result = command(deal, budget)
             reported = result.stats.nodes if hasattr(result, "stats") else budget.nodes_used
             assert max(reported, budget.nodes_used) <= limit, (command.__name__, limit, reported, budget.nodes_used)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_memory_sizes_the_kernels_table_within_it(name):
+    """--memory M (a budget's table_mib) makes the kernel's table the largest the kernel makes
+    within M MiB (a power of two of slots), and the game's own size is what the engine says."""
+    engine = copy.copy(GAMES[name].engine)  # a kernel of its own, not the registry's
+    engine._kernel = None
+    for mib in (1, 3, 48):
+        assert mib << 19 < engine.table_mib(mib) * 2**20 <= mib << 20
+        engine.set_up(Budget(table_mib=mib))
+        if engine.kernel() is not None:  # Quick & Easy makes a table for each search
+            assert engine.kernel().table_bytes == engine.table_mib(mib) * 2**20
+    engine.set_up(Budget(table_mib=round(engine.table_mib())))
+    if engine.kernel() is not None:
+        assert engine.kernel().table_bytes == engine.table_mib() * 2**20
+    with pytest.raises(ValueError, match="at least 1"):
+        Budget(table_mib=0)
 
 
 def test_variant_labels_name_each_variant_once_and_read_back():

@@ -150,13 +150,13 @@ def deal_text(entry, variant: str, seed: int, position, result, difficulty: Diff
 
 
 def examine_chunk(task: tuple) -> tuple[int, list[Found]]:
-    """Worker task (game, variant, seeds, wanted, time_limit, node_limit), wanted being a band,
-    'any' or 'unwinnable': (seeds examined, deals that fit)."""
-    game, variant, seeds, wanted, time_limit, node_limit = task
+    """Worker task (game, variant, seeds, wanted, time_limit, node_limit, table_mib), wanted being
+    a band, 'any' or 'unwinnable': (seeds examined, deals that fit)."""
+    game, variant, seeds, wanted, time_limit, node_limit, table_mib = task
     entry = engine_entry(game)
     found = []
     for seed in seeds:
-        budget = Budget(time_limit, node_limit)
+        budget = Budget(time_limit, node_limit, table_mib=table_mib)
         _, position, result = solve_seed(entry, variant, seed, budget)
         if wanted == "unwinnable":
             if result.verdict == UNWINNABLE:

@@ -318,11 +318,12 @@ def solve_seed(entry, variant: str, seed: int, budget: Budget) -> tuple[Row, obj
 
 
 def solve_chunk(task: tuple) -> list[Row]:
-    """Rows for a chunk of seeds: task = (game, variant, seeds, time_limit, node_limit)."""
-    game, variant, seeds, time_limit, node_limit = task
+    """Rows for a chunk of seeds: task = (game, variant, seeds, time_limit, node_limit, table_mib)."""
+    game, variant, seeds, time_limit, node_limit, table_mib = task
     entry = engine_entry(game)
     with _one_at_a_time:
-        return [solve_seed(entry, variant, seed, Budget(time_limit, node_limit))[0] for seed in seeds]
+        return [solve_seed(entry, variant, seed, Budget(time_limit, node_limit, table_mib=table_mib))[0]
+                for seed in seeds]
 
 
 def _worker_start() -> None:
@@ -465,11 +466,11 @@ def tasks(game: str, variant: str, todo: Pending, budget: tuple, jobs: int) -> I
 def run(
     store: Store, game: str, variant: str, todo: Pending, run_tasks: Mapper,
     time_limit: float | None = 30.0, node_limit: int = 0, jobs: int = 1,
-    on_rows: Callable[[list[Row]], None] = lambda rows: None,
+    on_rows: Callable[[list[Row]], None] = lambda rows: None, table_mib: int | None = None,
 ) -> int:
     """Solves the seeds `todo` (see `pending`) and stores their rows; returns how many it solved.
 
-    `run_tasks` comes from `workers`. `on_rows` sees each chunk of rows as it arrives. On any
+    `run_tasks` comes from `workers`; each worker's table takes `table_mib` (see `Budget`). `on_rows` sees each chunk of rows as it arrives. On any
     exit, Ctrl-C included, every row received so far is committed before the exception goes on.
     """
     engine_entry(game).variant_of(variant)  # a variant the game does not have fails here, not in a worker
@@ -477,7 +478,7 @@ def run(
     last_commit = time.monotonic()
     solved = 0
     try:
-        for rows in run_tasks(solve_chunk, tasks(game, variant, todo, (time_limit, node_limit), jobs)):
+        for rows in run_tasks(solve_chunk, tasks(game, variant, todo, (time_limit, node_limit, table_mib), jobs)):
             received += rows
             solved += len(rows)
             on_rows(rows)

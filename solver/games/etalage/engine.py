@@ -34,8 +34,6 @@ from ...result import (
 from ...words import amount
 from . import picture
 
-#: Three 40-byte entries to a 128-byte bucket: 128 MiB of proven bounds.
-TABLE_ENTRIES = 3 << 20
 #: The part of a `solve` budget the guarantees may use; the cooperative bests get the rest.
 GUARANTEES_SHARE = 0.75
 #: The part of the time that the first pass of `values` may use: it sorts out the quick searches,
@@ -130,12 +128,14 @@ class EtalageResult(OptimumResult):
 
 class EtalageEngine(Engine):
     name = rules.NAME
-    #: the table's entries, read when the kernel is made (the benchmark's --table-mib sets it)
-    table_entries: int = TABLE_ENTRIES
+    #: 128 MiB of proven bounds: three 40-byte entries to a 128-byte bucket
+    table_slot_bytes = 128
+    table_slot_entries = 3
+    table_slots = 1 << 20
 
-    def new_kernel(self) -> EtalageKernel:
+    def new_kernel(self, table_entries: int) -> EtalageKernel:
         """The kernel; its table (exact keys) serves every position of every deal."""
-        return EtalageKernel(self.table_entries)
+        return EtalageKernel(table_entries)
 
     def turns(self, start: Position, moves: list) -> list:
         return rules.events(start, moves)

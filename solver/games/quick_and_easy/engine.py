@@ -26,8 +26,6 @@ from . import picture
 
 ALL = len(DECK)
 CARDS_PLAYED = Objective("cards_played", "upper_bound", minimise=False, winning=ALL, words="most cards played")
-#: Exact values kept at most (about 100 bytes each); past it the search goes on without storing.
-TABLE_ENTRIES = 1 << 21
 #: The kernel's word for an empty pile, and for the card of 'end turn' in a line.
 NO_TOP = 255
 
@@ -60,16 +58,17 @@ class Search:
         return self.cards_played >= self.upper_bound
 
 
-def kernel_search(start: Position, budget: Budget) -> Search:
-    """The kernel's most cards played from a position with a player to move, and its line. A
-    spent budget leaves the best line found and the bound `cards not dead`."""
+def kernel_search(start: Position, budget: Budget, table_entries: int) -> Search:
+    """The kernel's most cards played from a position with a player to move, and its line,
+    keeping at most `table_entries` exact values. A spent budget leaves the best line found and
+    the bound `cards not dead`."""
     if start.is_over():
         return Search(start, start.cards_played, start.cards_played, [])
     if budget.nodes_spent():  # not searched: no card played, and the bound `cards not dead`
         return Search(start, start.cards_played, ALL - len(rules.dead_cards(start)), [])
     played, exact, pairs, nodes, seconds = quick_and_easy_solve(
         [list(hand) for hand in start.hands], list(start.draw), [NO_TOP if top is None else top for top in start.piles],
-        start.to_move - 1, start.played, start.pro, budget.kernel_node_limit(), budget.seconds_left(), TABLE_ENTRIES,
+        start.to_move - 1, start.played, start.pro, budget.kernel_node_limit(), budget.seconds_left(), table_entries,
     )
     budget.nodes_used += nodes
     moves = [EndTurn() if card == NO_TOP else Play(card, pile) for card, pile in pairs]
@@ -89,6 +88,12 @@ class QuickAndEasyResult(OptimumResult):
 
 class QuickAndEasyEngine(Engine):
     name = rules.NAME
+    #: Each search's table of exact values, a hash map: 56-byte entries and a control byte a
+    #: slot, at most 7 entries to 8 slots; 228 MiB at most (past it the search goes on
+    #: without storing).
+    table_slot_bytes = 57
+    table_slot_entries = 7 / 8
+    table_slots = 1 << 22
 
     def starts(self, position: Position) -> list[Position]:
         if position.to_move is not None:
@@ -113,7 +118,7 @@ class QuickAndEasyEngine(Engine):
         candidates = self.starts(position)
         for index, start in enumerate(candidates):
             part = budget.part(len(candidates) - index)
-            tried.append(self.replayed(kernel_search(start, part)))
+            tried.append(self.replayed(kernel_search(start, part, self.table_entries(budget.table_mib))))
             budget.spend(part)
             if tried[-1].cards_played == ALL:
                 break
@@ -148,7 +153,7 @@ class QuickAndEasyEngine(Engine):
         found = {}
         for index, key in enumerate(progress(list(after))):
             part = budget.part(len(after) - index)
-            found[key] = self.replayed(kernel_search(after[key], part))
+            found[key] = self.replayed(kernel_search(after[key], part, self.table_entries(budget.table_mib)))
             budget.spend(part)
         best_value = max((s.cards_played for s in found.values()), default=None)
         verdicts = []

@@ -21,7 +21,6 @@ from ...result import (
 )
 from . import picture, reasons, sat
 
-TABLE_ENTRIES = 1 << 22  # 160 MiB of 40-byte keys
 #: The kernel's share of the time left before CP-SAT takes over, and its time with no limit.
 DFS_SHARE = 0.1
 DFS_SECONDS = 3.0
@@ -79,9 +78,13 @@ class SirTommyEngine(Engine):
     name = rules.NAME
     core_verbs = ("plays", "played")
 
-    def new_kernel(self) -> SirTommyKernel:
+    #: 160 MiB of 40-byte keys of lost positions
+    table_slot_bytes = 40
+    table_slots = 1 << 22
+
+    def new_kernel(self, table_entries: int) -> SirTommyKernel:
         """The kernel; its table is reused across searches of the same deal."""
-        return SirTommyKernel(TABLE_ENTRIES)
+        return SirTommyKernel(table_entries)
 
     # --- hooks ----------------------------------------------------------------------------------
 

@@ -24,8 +24,6 @@ from ...result import (
 from ...words import amount, listed
 from . import picture, reasons
 
-#: 48-byte entries: 192 MiB of proven bounds.
-TABLE_ENTRIES = 1 << 22
 CARDS_LEFT = Objective("cards_left", "lower_bound", minimise=True, winning=0, words="fewest cards left")
 
 
@@ -96,9 +94,13 @@ class TheGameEngine(Engine):
     name = rules.NAME
     rules = rules
 
-    def new_kernel(self) -> TheGameKernel:
+    #: 256 MiB of 64-byte entries of proven bounds
+    table_slot_bytes = 64
+    table_slots = 1 << 22
+
+    def new_kernel(self, table_entries: int) -> TheGameKernel:
         """The kernel; its table is reused across calls on the same draw pile."""
-        return TheGameKernel(TABLE_ENTRIES)
+        return TheGameKernel(table_entries)
 
     def starts(self, position: Position) -> list[Position]:
         if position.to_move is not None:

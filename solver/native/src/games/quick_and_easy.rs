@@ -292,6 +292,12 @@ impl<'a> Searcher<'a> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_table_entry_takes_56_bytes() {
+        // QuickAndEasyEngine.table_slot_bytes sizes the table by it (and a control byte).
+        assert_eq!(std::mem::size_of::<(State, u8)>(), 56);
+    }
+
     fn card(text: &str) -> u8 {
         let (digits, letter) = text.split_at(text.len() - 1);
         "RYGBP".find(letter).unwrap() as u8 * 10 + digits.parse::<u8>().unwrap() - 1
