@@ -38,6 +38,19 @@ def test_deal_and_solve_with_players_and_json():
     assert picks and set(picks[0]) == {"player", "pick", "cards"}
 
 
+def test_guarantees_only_searches_no_cooperative_best():
+    both = json.loads(run("solve", "etalage", "--seed", "7", "--values", "5", "--json").output)
+    alone = json.loads(run("solve", "etalage", "--seed", "7", "--values", "5", "--json", "--guarantees-only").output)
+    assert alone["result"] == "exact" and alone["verdict"] == "winnable"
+    assert [(p["guaranteed"], p["guaranteed_bound"], p["cooperative_best"], p["cooperative_bound"])
+            for p in alone["players"]] == [(p["guaranteed"], p["guaranteed"], None, None) for p in both["players"]]
+    assert alone["solution"] == both["solution"] and alone["stats"]["nodes"] < both["stats"]["nodes"]
+    text = run("solve", "etalage", "--seed", "7", "--values", "5", "--guarantees-only").output
+    assert "player 1: guaranteed 7 (exact; score so far 0)" in text and "cooperative" not in text
+    other = run("solve", "twaalven", "--seed", "7", "--guarantees-only")
+    assert other.exit_code == 2 and "--guarantees-only does not apply to twaalven" in other.output
+
+
 def test_bad_input_is_one_error_line_with_exit_2():
     deal = e.format_position(e.deal(1, players=3))
     lines = deal.splitlines()

@@ -69,25 +69,27 @@ class PlayerValues:
     player: int
     score: int
     guaranteed: Value
-    cooperative: Value
+    cooperative: Value | None  # None: not searched (`solve --guarantees-only`)
     line: list  # events of the line realising the guarantee (empty unless exact)
 
     @property
     def exact(self) -> bool:
-        return self.guaranteed.exact and self.cooperative.exact
+        return self.guaranteed.exact and (self.cooperative is None or self.cooperative.exact)
 
     def to_json(self) -> dict:
+        helped = self.cooperative
         return {
             "player": self.player, "score": self.score,
             "guaranteed": self.guaranteed.lower, "guaranteed_bound": self.guaranteed.upper,
-            "cooperative_best": self.cooperative.lower, "cooperative_bound": self.cooperative.upper,
+            "cooperative_best": helped and helped.lower, "cooperative_bound": helped and helped.upper,
             "result": "exact" if self.exact else "bounds",
             "line": [event.to_json() for event in self.line],
         }
 
     def line_text(self) -> str:
-        return (f"player {self.player}: guaranteed {self.guaranteed.text()}, cooperative best "
-                f"{self.cooperative.text()} ({'exact' if self.exact else 'bounds'}; score so far {self.score})")
+        helped = "" if self.cooperative is None else f", cooperative best {self.cooperative.text()}"
+        return (f"player {self.player}: guaranteed {self.guaranteed.text()}{helped} "
+                f"({'exact' if self.exact else 'bounds'}; score so far {self.score})")
 
 
 class MoveValue(MoveVerdict):
@@ -220,21 +222,23 @@ class EtalageEngine(Engine):
         next(ticks, None)  # past the end: a progress bar closes
         return values
 
-    def solve(self, position: Position, budget: Budget | None = None) -> EtalageResult:
+    def solve(self, position: Position, budget: Budget | None = None, guarantees_only: bool = False) -> EtalageResult:
         """Every player's guaranteed score, then every player's cooperative best, each in passes
         that share the time left. The guarantees matter most: they get `GUARANTEES_SHARE` of the
         budget, and the cooperative bests the rest with whatever the guarantees leave unused
         (on a position too large to finish, a cooperative best given no time would keep its
-        static bounds, which say nothing)."""
+        static bounds, which say nothing). `guarantees_only`: the guarantees get the whole
+        budget, and no cooperative best is searched."""
         budget = budget or Budget()
         self.set_up(budget)
         players = range(1, position.players + 1)
-        guarantees = budget.part(1, GUARANTEES_SHARE)
+        guarantees = budget.part(1, 1.0 if guarantees_only else GUARANTEES_SHARE)
         found = self.values(position, [(player, False) for player in players], guarantees)
         budget.spend(guarantees)
-        found.update(self.values(position, [(player, True) for player in players], budget))
+        if not guarantees_only:
+            found.update(self.values(position, [(player, True) for player in players], budget))
         values = tuple(
-            PlayerValues(player, position.scores[player - 1], found[player, False], found[player, True],
+            PlayerValues(player, position.scores[player - 1], found[player, False], found.get((player, True)),
                          rules.events(position, found[player, False].moves))
             for player in players
         )
@@ -345,6 +349,8 @@ GAME = GameEntry(
         Option("players", "etalage: players", low=rules.MIN_PLAYERS, high=rules.MAX_PLAYERS, default=3),
         Option("values", "etalage: the highest card value (a reduced deck, V - 1 cards a hand)", low=2,
                high=rules.TOP, default=rules.TOP),
+        Option("guarantees_only", "etalage: the guaranteed scores alone, with the whole budget (no cooperative "
+               "best is searched)", target="solve"),
     ),
     formats="""\
 etalage: 'display: 7R 3Y 10G', 'hand 1: 5R 2G ...' per player, 'scores: 0 0 0',
@@ -354,7 +360,8 @@ none) and, while a complete trick is distributed, 'to-pick: 2'; optional
     json_fields="""\
 etalage: also to_move, result ("exact" or "bounds"), guaranteed, guaranteed_bound,
 optimal (of the player to move) and players: [{"player", "score", "guaranteed",
-"guaranteed_bound", "cooperative_best", "cooperative_bound", "result", "line"}];
+"guaranteed_bound", "cooperative_best", "cooperative_bound", "result", "line"}]
+(cooperative_best and cooperative_bound null with --guarantees-only);
 an event is {"player": 2, "card": "7G"} or {"player": 2, "pick": "R", "cards":
 ["8R", "1R"]}. analyse --json gives each card or pick the mover's guarantee after it.""",
     test_variants=({"values": 5}, {"players": 4, "values": 4}, {"players": 6, "values": 3}),
