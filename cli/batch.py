@@ -86,11 +86,12 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     Rows (table `deals`, UNIQUE(game, variant, seed)): game, variant ('' for the
     standard rules, else the options given, e.g. 'players=3 expert'), seed, verdict, starters (winning starters, comma-separated),
     score (NULL unless the game scores), nodes, seconds (to deal and solve), method,
-    solution (one move per line, the game's notation).
+    solution (one move per line, the game's notation), players (JSON, NULL unless the
+    game values every player: Etalage's guarantees and cooperative bests, with bounds).
     --json prints {"game", "variant", "seeds": [FIRST, LAST], "deals", "new",
     "verdicts": {"winnable", "unwinnable", "unknown"}, "winnable_share",
-    "wilson_low", "wilson_high", "wall_seconds"}: deals counts the whole range
-    (stored before or now), new those solved by this run.
+    "wilson_low", "wilson_high", "wall_seconds", "players"}: deals counts the whole range
+    (stored before or now), new those solved by this run; players as in report --json.
     """
     entry = game_choice(game_name)
     variant = variant_of(entry, given)
@@ -119,10 +120,12 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
             size = seeds.stop - seeds.start  # len() stops at 2**63 - 1 seeds
             interrupted(f"{stored} of {size} deals of the range are stored in {shown(db_path)}; rerun to resume")
         summary = store.summary(entry.name, variant, seeds)
+        seats = reporting.Seats.of(store.players(entry.name, variant, seeds))
     wall = time.perf_counter() - started
     if as_json:
         emit_json({
             **summary.to_json(), "seeds": [seeds.start, seeds.stop - 1], "new": new, "wall_seconds": round(wall, 3),
+            "players": seats and seats.to_json(),
         })
         return
     low, high = summary.interval
@@ -133,6 +136,8 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     click.echo(counts)
     click.echo(f"winnable {100 * summary.share:.2f}% (Wilson 95%: {100 * low:.2f}-{100 * high:.2f}%, "
                "unknown deals counted both ways)")
+    if seats:
+        click.echo(seats.line())
 
 
 @click.command(epilog=EXIT_CODES)
@@ -240,7 +245,10 @@ def report(db_path, plot_path, as_json):
     \b
     --json prints {"groups": [{"game", "variant", "deals", "verdicts": {"winnable",
     "unwinnable", "unknown"}, "winnable_share", "wilson_low", "wilson_high",
-    "seconds": {"median", "p90", "p99", "max", "mean", "total"}}]}.
+    "seconds": {"median", "p90", "p99", "max", "mean", "total"}, "players"}]};
+    "players" is null but for a game that values every player (Etalage):
+    {"deals", "exact_deals", "mean_guaranteed" (by seat, over the exact deals),
+    "pairs", "cooperative_above", "cooperative_not_above", "undecided"}.
     """
     if plot_path is not None and reporting.plot_format(plot_path) is None:
         *others, last = (f".{suffix}" for suffix in reporting.PLOT_FORMATS)

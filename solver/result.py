@@ -199,6 +199,12 @@ class SolveResult:
         """What a survey stores as the deal's score: None for a decision."""
         return None
 
+    @property
+    def player_values(self) -> list[dict] | None:
+        """What a survey stores as each player's values, for games that value every player
+        (JSON-ready); None for the others."""
+        return None
+
     def to_json(self) -> dict:
         return {
             "game": self.game,

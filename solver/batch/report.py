@@ -1,6 +1,7 @@
 """Reports on a survey database: per game and variant, the deals, the winnable share with its
-Wilson interval (unknown deals counted both ways) and the distribution of solve times; as a
-table, as JSON, or as a matplotlib figure."""
+Wilson interval (unknown deals counted both ways) and the distribution of solve times, and for a
+game that values every player (Etalage) the mean guarantee by seat; as a table, as JSON, or as
+a matplotlib figure."""
 
 from __future__ import annotations
 
@@ -19,11 +20,52 @@ def percentile(ascending: list[float], share: float) -> float:
 
 
 @dataclass
+class Seats:
+    """The players' values (a survey row's `players`) over a group's deals: the mean guarantee
+    by seat (does leading first help?) over the deals whose guarantees are all exact, and how
+    often a player's cooperative best is proven above their guarantee."""
+
+    deals: int
+    exact_deals: int
+    mean_guaranteed: list[float]
+    pairs: int  # (player, deal)
+    cooperative_above: int  # the cooperative best's proven least above the guarantee's proven most
+    cooperative_not_above: int  # the cooperative best's proven most at the guarantee's proven least
+    undecided: int
+
+    @classmethod
+    def of(cls, deals: list[list[dict]]) -> Seats | None:
+        if not deals:
+            return None
+        exact = [deal for deal in deals if all(p["guaranteed"] == p["guaranteed_bound"] for p in deal)]
+        seats = max(len(deal) for deal in exact) if exact else 0
+        means = [sum(deal[seat]["guaranteed"] for deal in exact) / len(exact) for seat in range(seats)]
+        pairs = [p for deal in deals for p in deal]
+        above = sum(p["cooperative_best"] is not None and p["cooperative_best"] > p["guaranteed_bound"] for p in pairs)
+        not_above = sum(p["cooperative_bound"] is not None and p["cooperative_bound"] <= p["guaranteed"] for p in pairs)
+        return cls(len(deals), len(exact), means, len(pairs), above, not_above, len(pairs) - above - not_above)
+
+    def to_json(self) -> dict:
+        return {"deals": self.deals, "exact_deals": self.exact_deals,
+                "mean_guaranteed": [round(mean, 6) for mean in self.mean_guaranteed], "pairs": self.pairs,
+                "cooperative_above": self.cooperative_above, "cooperative_not_above": self.cooperative_not_above,
+                "undecided": self.undecided}
+
+    def line(self) -> str:
+        means = ", ".join(f"{mean:.2f}" for mean in self.mean_guaranteed) or "-"
+        return (f"mean guarantee by seat {means} (over {self.exact_deals} of {self.deals} deals, those with every "
+                f"guarantee exact); cooperative best above the guarantee in {self.cooperative_above} of "
+                f"{self.pairs} (player, deal) pairs, not above in {self.cooperative_not_above}, "
+                f"undecided in {self.undecided}")
+
+
+@dataclass
 class Group:
     """The stored deals of one game and variant."""
 
     summary: Summary
     seconds: list[float]  # ascending
+    seats: Seats | None = None  # for a game that values every player
 
     def times(self) -> dict:
         s = self.seconds
@@ -33,12 +75,13 @@ class Group:
         }
 
     def to_json(self) -> dict:
-        return {**self.summary.to_json(), "seconds": self.times()}
+        return {**self.summary.to_json(), "seconds": self.times(), "players": self.seats and self.seats.to_json()}
 
 
 def groups(store: Store) -> list[Group]:
     """One Group per (game, variant) in the store, by game and variant."""
-    return [Group(store.summary(game, variant), store.seconds(game, variant)) for game, variant in store.groups()]
+    return [Group(store.summary(game, variant), store.seconds(game, variant), Seats.of(store.players(game, variant)))
+            for game, variant in store.groups()]
 
 
 def label(summary: Summary) -> str:
@@ -58,10 +101,11 @@ def table(report: list[Group]) -> str:
             *(f"{times[key]:.6f}" for key in ("median", "p90", "p99", "max")),
         ))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    return "\n".join(
+    rows = [
         "  ".join(cell.ljust(width) if i == 0 else cell.rjust(width) for i, (cell, width) in enumerate(zip(line, widths)))
         for line in lines
-    )
+    ]
+    return "\n".join(rows + [f"{label(group.summary)}: {group.seats.line()}" for group in report if group.seats])
 
 
 #: The file formats a plot is written in, each chosen by its suffix (.png, ...).

@@ -10,6 +10,7 @@ distributed cluster; the functions they run are plain top-level functions (spawn
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
 import os
@@ -32,7 +33,8 @@ from ..result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
 #: SQLite integers are signed 64-bit, so stored seeds stop at 2^63 - 1.
 MAX_SEED = 2**63 - 1
-SCHEMA_VERSION = 1
+#: 2 added the column `players`; a database of version 1 gets it when a survey opens it.
+SCHEMA_VERSION = 2
 COMMIT_EVERY = 0.25  # seconds between transactions while results stream in
 CHUNK = 64  # deals per task handed to a worker, at most
 #: Tasks handed to the workers and not yet done, at most, per worker: Pool.imap would read every
@@ -52,6 +54,8 @@ CREATE TABLE IF NOT EXISTS deals (
     seconds  REAL    NOT NULL,  -- worker time to deal and solve (both starters, line replayed)
     method   TEXT    NOT NULL,  -- what decided it: dfs, invariant, cp-sat, ...
     solution TEXT    NOT NULL,  -- the winning line, one move per line in the game's notation
+    players  TEXT,              -- JSON: each player's values, for games that value every player
+                                -- (Etalage: guaranteed and cooperative best, each with its bound)
     UNIQUE (game, variant, seed)
 );
 """
@@ -74,6 +78,11 @@ class Row(NamedTuple):
     seconds: float
     method: str
     solution: str
+    players: str | None = None  # JSON, see SCHEMA
+
+
+#: The columns of a database of schema version 1, which had no `players`.
+VERSION_1_COLUMNS = Row._fields[:-1]
 
 
 def seed_range(text: str) -> range:
@@ -212,12 +221,19 @@ class Store:
         if version == 0:
             self.db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
             version = SCHEMA_VERSION
-        if version != SCHEMA_VERSION:
-            raise StoreError(f"{self.path}: schema version {version}; this winnable reads version {SCHEMA_VERSION}")
+        if version not in (1, SCHEMA_VERSION):
+            raise StoreError(f"{self.path}: schema version {version}; this winnable reads versions 1 and "
+                             f"{SCHEMA_VERSION}")
+        expected = VERSION_1_COLUMNS if version == 1 else Row._fields
         columns = tuple(name for _, name, *_ in self.db.execute("PRAGMA table_info(deals)"))
-        if columns != Row._fields:
+        if columns != expected:
             raise StoreError(f"{self.path}: not a results database (no table deals with the columns "
-                             f"{', '.join(Row._fields)})")
+                             f"{', '.join(expected)})")
+        if version == 1 and not read_only:  # every row kept; their players unknown (NULL)
+            self.db.executescript("BEGIN IMMEDIATE; ALTER TABLE deals ADD COLUMN players TEXT; "
+                                  f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+        #: what `rows` selects: a version-1 database read as it is has no players
+        self.columns = ", ".join(columns) + (", NULL" if columns == VERSION_1_COLUMNS and read_only else "")
         if not read_only:
             self.db.execute("PRAGMA journal_mode=WAL")  # kept in the file, but a copy may have lost it
             self.db.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a crash still keeps every commit
@@ -255,7 +271,7 @@ class Store:
 
     def rows(self, game: str | None = None, variant: str | None = None) -> list[Row]:
         """Stored rows, by game, variant and seed; optionally of one game (and variant)."""
-        sql, args = "SELECT * FROM deals", []
+        sql, args = f"SELECT {self.columns} FROM deals", []
         if game is not None:
             sql, args = sql + " WHERE game = ?", [game]
             if variant is not None:
@@ -286,6 +302,24 @@ class Store:
             raise StoreError(f"{self.path}: {deal} has seconds {rows[-1][1]!r}, not a number")
         return [seconds for _, seconds in rows]
 
+    def players(self, game: str, variant: str, seeds: range | None = None) -> list[list[dict]]:
+        """Each stored deal's players' values (see SCHEMA) of a game and variant (within `seeds`,
+        if given), by seed, where the game gives them; StoreError for one that is not such JSON
+        (a row edited by hand)."""
+        if "players" not in self.columns:
+            return []
+        sql, args = "SELECT seed, players FROM deals WHERE game = ? AND variant = ? AND players IS NOT NULL", [
+            game, variant]
+        if seeds is not None:
+            sql, args = sql + " AND seed BETWEEN ? AND ?", [*args, seeds.start, seeds.stop - 1]
+        found = []
+        for seed, text in self.db.execute(sql + " ORDER BY seed", args):
+            try:
+                found.append(json.loads(text))
+            except (TypeError, ValueError):
+                raise StoreError(f"{self.path}: {game} seed {seed} has players {text!r}, not JSON") from None
+        return found
+
 
 # ---------------------------------------------------------------------------------------------
 # Work in the workers: top-level functions, so spawned processes and Dask workers can run them.
@@ -310,9 +344,11 @@ def solve_seed(entry, variant: str, seed: int, budget: Budget) -> tuple[Row, obj
     position = entry.rules.deal(seed, **entry.variant_of(variant))
     result = entry.engine.solve(position, budget)
     seconds = time.perf_counter() - start
+    players = result.player_values
     row = Row(
         entry.name, variant, seed, result.verdict, ",".join(map(str, result.starters)), result.score,
         result.stats.nodes, seconds, result.stats.method, "\n".join(map(str, result.solution)),
+        None if players is None else json.dumps(players),
     )
     return row, position, result
 

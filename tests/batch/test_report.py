@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from cli.batch import report, survey
 from solver.batch.report import percentile
-from solver.batch.survey import Row, Store, wilson
+from puzzles import etalage
+from solver.batch.survey import SCHEMA, Row, Store, wilson
 from tests.conftest import read_only
 
 
@@ -116,6 +117,7 @@ def test_a_database_is_the_file_its_name_names(tmp_path, monkeypatch, name):
     ("UPDATE deals SET seconds = x'00' WHERE game = 'other' AND seed = 3",
      "other (players=2) seed 3 has seconds b'\\x00'"),
     ("DROP TABLE deals", "not a results database (no table deals with the columns game, variant, seed, "),
+    ("UPDATE deals SET players = '[{' WHERE game = 'twaalven' AND seed = 5", "twaalven seed 5 has players '[{', not JSON"),
 ])
 def test_a_database_edited_by_hand_is_refused_in_one_line(db, tmp_path, edit, message):
     edited = tmp_path / "edited.sqlite"
@@ -126,6 +128,46 @@ def test_a_database_edited_by_hand_is_refused_in_one_line(db, tmp_path, edit, me
     result = CliRunner().invoke(report, [str(edited)])
     assert result.exit_code == 2 and result.output.startswith(f"Error: {edited}: {message}"), result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_etalage_seats_are_the_reference_search_s_guarantees(tmp_path):
+    """Surveyed Etalage deals store every player's values, and the report's mean guarantee by
+    seat and cooperative bests are those of the reference rules' exhaustive search."""
+    path = str(tmp_path / "etalage.sqlite")
+    surveyed = CliRunner().invoke(survey, ["etalage", "--values", "4", "--seeds", "1-6", "--db", path, "--jobs", "1"])
+    assert surveyed.exit_code == 0, surveyed.output
+    deals = [etalage.deal(seed, players=3, values=4) for seed in range(1, 7)]
+    values = [[etalage.values(deal, player) for player in (1, 2, 3)] for deal in deals]
+    seats = json.loads(CliRunner().invoke(report, [path, "--json"]).stdout)["groups"][0]["players"]
+    assert seats == {
+        "deals": 6, "exact_deals": 6, "mean_guaranteed": [round(sum(v[s][0] for v in values) / 6, 6) for s in range(3)],
+        "pairs": 18, "cooperative_above": sum(g < b for v in values for g, b in v), "undecided": 0,
+        "cooperative_not_above": sum(g == b for v in values for g, b in v),
+    }
+    means = ", ".join(f"{mean:.2f}" for mean in seats["mean_guaranteed"])
+    assert surveyed.output.splitlines()[-1].startswith(f"mean guarantee by seat {means} (over 6 of 6 deals")
+    assert f"etalage (values=4): mean guarantee by seat {means}" in CliRunner().invoke(report, [path]).stdout
+
+
+def test_a_database_of_schema_version_1_keeps_its_rows(db, tmp_path):
+    """A database of version 1 (before the column players) is read as it is, and a survey that
+    writes to it adds the column, keeping every row."""
+    old = tmp_path / "old.sqlite"
+    with closing(sqlite3.connect(old)) as connection:
+        connection.executescript(SCHEMA.replace("players  TEXT,", "").replace("PRAGMA", "") +
+                                 "PRAGMA user_version = 1;")
+        connection.execute("INSERT INTO deals VALUES ('twaalven', '', 3, 'winnable', 'T', NULL, 5, 0.5, 'dfs', 'x')")
+        connection.commit()
+    before = old.read_bytes()
+    result = CliRunner().invoke(report, [str(old), "--json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["groups"][0]["deals"] == 1
+    assert old.read_bytes() == before  # read, not changed
+    assert CliRunner().invoke(survey, ["twaalven", "--seeds", "1-4", "--db", str(old), "--jobs", "1"]).exit_code == 0
+    with Store(str(old), read_only=True) as store:
+        rows = store.rows()
+        assert [row.seed for row in rows] == [1, 2, 3, 4] and rows[2].seconds == 0.5 and rows[2].players is None
+    with closing(sqlite3.connect(old)) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == 2
 
 
 def test_a_damaged_database_is_one_error_line(db, tmp_path):

@@ -155,7 +155,8 @@ def test_json_summary_has_the_documented_shape_and_a_rerun_solves_nothing(tmp_pa
     more = json.loads(run("--seeds", "1-120", "--db", str(db), "--jobs", "2", "--json").stdout)
     again = json.loads(run("--seeds", "1-120", "--db", str(db), "--json").stdout)
     assert set(again) == {"game", "variant", "seeds", "deals", "new", "verdicts", "winnable_share",
-                          "wilson_low", "wilson_high", "wall_seconds"}
+                          "wilson_low", "wilson_high", "wall_seconds", "players"}
+    assert again["players"] is None  # Twaalven values no player
     assert (first["new"], more["new"], again["new"]) == (60, 60, 0)
     assert again["deals"] == 120 and again["seeds"] == [1, 120] and again["variant"] == ""
     assert again["verdicts"] == {"winnable": 120, "unwinnable": 0, "unknown": 0}
@@ -402,4 +403,4 @@ def test_an_unreachable_cluster_is_bad_input(tmp_path, monkeypatch):
 
 def test_rows_are_named_tuples_in_column_order():
     assert Row._fields == ("game", "variant", "seed", "verdict", "starters", "score", "nodes", "seconds",
-                           "method", "solution")
+                           "method", "solution", "players")

@@ -122,6 +122,13 @@ class EtalageResult(OptimumResult):
     def line_title(self) -> str:
         return f"line realising player {self.starter}'s guarantee against best resistance:"
 
+    @property
+    def player_values(self) -> list[dict]:
+        """Every player's guarantee and cooperative best, with their bounds (no scores so far,
+        which a survey's deals do not have, and no lines)."""
+        keys = ("player", "guaranteed", "guaranteed_bound", "cooperative_best", "cooperative_bound")
+        return [{key: values[key] for key in keys} for values in (p.to_json() for p in self.players)]
+
     def open_note(self) -> str | None:
         if self.verdict == WINNABLE:
             return None
