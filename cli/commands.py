@@ -13,7 +13,9 @@ from solver.registry import GAMES
 from solver.result import Budget
 
 from .batch import generate, report, survey
-from .pictures import html_option, picture_of, write_line_page, write_moves_page, write_picture, write_reasons_page
+from .pictures import (
+    html_option, picture_of, writable, write_line_page, write_moves_page, write_picture, write_reasons_page,
+)
 from .common import (
     EXIT_CODES, INPUT_HELP, JSON_HELP, InputError, budget_options, checked, emit_json, fits_in_memory, game_choice, load,
     progress, searching, shown, source_options, with_game_options,
@@ -124,6 +126,8 @@ def solve(game_name, source, seed, given, as_json, time_limit, node_limit, table
     """
     entry, position, options = prepared(game_name, source, seed, given)
     fits_in_memory(table_mib)
+    if html_path is not None:
+        writable(html_path)
     with searching(time_limit):
         result = entry.engine.solve(position, Budget(time_limit, node_limit, table_mib=table_mib), **options)
     if html_path is not None:
@@ -150,6 +154,8 @@ def explain(game_name, source, seed, given, as_json, time_limit, node_limit, tab
     """
     entry, position, _ = prepared(game_name, source, seed, given)
     fits_in_memory(table_mib)
+    if html_path is not None:
+        writable(html_path)
     with searching(time_limit):
         explanation = entry.engine.explain(position, Budget(time_limit, node_limit, table_mib=table_mib))
     if html_path is not None:
@@ -177,6 +183,8 @@ def analyse(game_name, source, seed, given, as_json, time_limit, node_limit, tab
     """
     entry, position, _ = prepared(game_name, source, seed, given)
     fits_in_memory(table_mib)
+    if html_path is not None:
+        writable(html_path)
     result = entry.engine.analyse(position, Budget(time_limit, node_limit, table_mib=table_mib), progress=progress)
     if html_path is not None:
         write_moves_page(html_path, entry, position, result, {**result.to_json(), "seed": seed})

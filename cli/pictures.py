@@ -3,6 +3,7 @@ and the pictures `generate --pictures` writes beside its deals."""
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import replace
 
@@ -33,14 +34,26 @@ def picture_of(entry: GameEntry, position):
     return entry.picture(position)
 
 
-def write_file(path: str, data: str | bytes) -> None:
-    """Writes `data` whole to `path` (a reader never sees half a file); one Error line if it cannot.
-    A directory or a device (/dev/null) is refused: the new file would replace it."""
+def writable(path: str) -> None:
+    """InputError unless a file can be written at `path`: it is empty, a directory or a device
+    (/dev/null; the new file would replace it), or its folder does not exist. The commands that
+    search check their --html path with it first: found only when the page was written, a bad
+    path threw away the search, however long it ran."""
     if not path:
         raise InputError("the output path is empty")
     if os.path.exists(path) and not os.path.isfile(path):
         raise InputError(f"{shown(path)} is {'a directory' if os.path.isdir(path) else 'not a regular file'}; "
                          "give a file name")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        reason = os.strerror(errno.ENOTDIR if os.path.exists(folder) else errno.ENOENT)
+        raise InputError(f"cannot write {shown(path)}: cannot make a new file in {shown(folder)} ({reason})")
+
+
+def write_file(path: str, data: str | bytes) -> None:
+    """Writes `data` whole to `path` (a reader never sees half a file); one Error line if it cannot.
+    A directory or a device (/dev/null) is refused: the new file would replace it."""
+    writable(path)
     try:
         with replacing(path, "wb" if isinstance(data, bytes) else "w") as handle:
             handle.write(data)

@@ -396,6 +396,8 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
     check_position(position, scores_given="scores" in fields)
     if "moves" in fields:
         moves = parse_record(*fields["moves"], position)
+        if not moves:  # a record of no moves yet is the position itself, not an empty record
+            return position
         end = replay(position, moves)
         return replace(end, record=(position, tuple(moves)))
     return position

@@ -95,7 +95,7 @@ def require_full_deal(layout: Layout, deck: list[int], depth: int, hint: str) ->
         raise ParseError(f"{len(layout.seen)} cards; a deal has {len(deck)} (missing: {missing}); {hint}")
     for column, number in zip(layout.columns, layout.column_lines):
         if len(column) != depth:
-            raise ParseError(f"a column of {len(column)} cards; a deal has {depth} in each", number)
+            raise ParseError(f"a column of {len(column)} cards; a deal has {depth} in each; {hint}", number)
 
 
 def format_columns(columns) -> list[str]:

@@ -387,10 +387,11 @@ FIELD_USAGE = {
 
 
 def parse(text: str, players: int | None = None, expert: bool = False, smaller_hand: bool = False,
-          make: type = Position) -> Position:
+          make: type = Position, usage: dict[str, str] = FIELD_USAGE) -> Position:
     """A deal or position from text (see the module docstring of `format_position`); `make`
-    builds it (a variant passes its own Position with its extra fields bound)."""
-    fields, hands = named_lines(text, FIELD_USAGE)
+    builds it (a variant passes its own Position with its extra fields bound, and in `usage` the
+    lines it reads itself beside The Game's, so that an unknown line's error names them too)."""
+    fields, hands = named_lines(text, usage)
     if players is not None and players != len(hands):
         raise ParseError(f"{len(hands)} hand lines but --players {players}")
     seen: dict[int, int] = {}

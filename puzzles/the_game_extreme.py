@@ -297,7 +297,8 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
         three, stopped = "three" in words, "stop" in words
     make = partial(Position, marks=tuple(sorted((c, k) for c, (k, _) in marks.items())),
                    turn_pile=turn_pile, three=three, stopped=stopped)
-    position = base.parse("\n".join(lines), players, expert, smaller_hand, make=make)
+    position = base.parse("\n".join(lines), players, expert, smaller_hand, make=make,
+                          usage={**base.FIELD_USAGE, "this-turn": "this-turn: up1"})
     check_position(position)
     return position
 

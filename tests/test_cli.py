@@ -239,6 +239,24 @@ def test_a_device_or_pipe_is_not_replaced_by_the_file_written(tmp_path, option):
     assert not pipe.is_file()
 
 
+@pytest.mark.parametrize("command", ["solve", "explain", "analyse"])
+@pytest.mark.parametrize("where", ["folder", "missing"])
+def test_a_bad_html_path_is_refused_before_the_search(tmp_path, monkeypatch, command, where):
+    """The page's path was first tried once the search was over: a whole Etalage deal searched
+    for an hour, then 'Error: ... is a directory'."""
+    from solver.registry import GAMES
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched before the --html path was checked")
+
+    monkeypatch.setattr(GAMES["twaalven"].engine, command, no_search)
+    page = tmp_path if where == "folder" else tmp_path / "missing" / "line.html"
+    result = run(command, "twaalven", "--seed", "1", "--html", str(page))
+    expected = (f"Error: {page} is a directory; give a file name\n" if where == "folder" else
+                f"Error: cannot write {page}: cannot make a new file in {page.parent} (No such file or directory)\n")
+    assert (result.exit_code, result.output) == (2, expected)
+
+
 def on_a_terminal(*args) -> tuple[str, str]:
     """Runs `winnable ARGS` with stderr on an 80-column pseudo-terminal: (stdout, what the
     terminal showed)."""

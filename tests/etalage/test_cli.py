@@ -85,6 +85,17 @@ def test_analyse_along_a_record_finds_where_each_player_gave_points_away():
         pos = after
 
 
+def test_an_empty_record_is_the_position_itself():
+    # A `moves:` line with no moves yet once made an empty record: analyse then said "no legal
+    # moves" for a deal with several.
+    start = e.deal(5, players=3, values=4)
+    text = e.format_position(start) + "moves:\n"
+    assert e.parse(text) == start
+    result = json.loads(run("analyse", "etalage", "-", "--json", input=text).output)
+    assert [found["notation"] for found in result["moves"]] == [str(move) for move in start.legal_moves()]
+    assert len(result["moves"]) > 1
+
+
 def test_a_picture_names_who_is_to_play_or_to_pick():
     pos = e.deal(7, players=3, values=5)
     assert "player 1 leads, player 1 to play" in picture(pos).svg()

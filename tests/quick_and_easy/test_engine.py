@@ -67,6 +67,14 @@ def test_analyse_gives_each_move_its_value():
     assert all(v.best == (v.value == best) for v in analysis.moves)
 
 
+def test_explain_says_a_single_card_fits_neither_pile():
+    # It said "neither card fits either pile" of a hand of one card.
+    stuck = q.parse("hand 1: 5R\nhand 2: -\ndraw: -\npiles: 9Y 1P\nto-move: 1\nplayed: 0\n")
+    reasons = engine.explain(stuck, Budget(time_limit=10)).reasons
+    assert "there player 1 holds 5R with piles at up 9Y, down 1P, and it fits neither pile" in reasons
+    assert not any("neither card" in reason for reason in reasons)
+
+
 def test_seeded_deals_are_decided():
     for players in (1, 2, 5):
         for pro in (False, True):

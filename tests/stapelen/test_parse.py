@@ -200,6 +200,14 @@ def test_a_deal_column_short_of_four_cards_without_to_move():
     assert error.line == 1 and "5 cards in one column" in str(error)
 
 
+
+def test_a_position_without_to_move_asks_for_it():
+    # Every card is there (some on foundations), so only the columns' depths showed it was no
+    # deal: the error named a short column and never the missing 'to-move:' line.
+    lines = [line for line in rows() if not line.startswith("to-move")]
+    error = parse_error(text(lines))
+    assert error.line == 3 and "a column of 3 cards" in str(error) and "'to-move: A|B'" in str(error)
+
 # --- errors: foundations and turns -------------------------------------------------------------
 
 

@@ -134,6 +134,9 @@ def test_exhaustive_search_wins_loses_by_skull_and_leaves_cards():
     ("hand 1: 2!stop 3\ndraw: 4 2!stop\ncards: 2-4\nhand-size: 2", ParseError, "marked twice"),
     ("hand 1: 2!skull 3!skull 4!skull 5!skull 6!skull\ndraw: -\ncards: 2-6\nhand-size: 5", IllegalPositionError, "5 cards carry skull"),
     ("hand 1: 2 3\ndraw: -\ncards: 2-3\nhand-size: 2", IllegalPositionError, "carry instructions"),
+    # the lines an unknown one is told to be include Extreme's own (it named The Game's alone)
+    ("hand 1: 2 3\nthree: 1\ncards: 2-3", ParseError, "one of draw, .*, hand-size, this-turn$"),
+    ("hand 1: 2 3\nthree\ncards: 2-3", ParseError, r"\(hand 1, draw, .*, hand-size, this-turn\)$"),
 ])
 def test_bad_input_names_the_problem(text, error, words):
     with pytest.raises(error, match=words):

@@ -177,8 +177,9 @@ class QuickAndEasyEngine(Engine):
         facts.append(f"the best line found (player {result.starter} starting) plays {result.value} cards "
                      f"in {len(result.turns)} turns")
         if end.remaining and not end.is_won():
+            stuck = "neither card fits either pile" if len(end.hand) > 1 else "it fits neither pile"
             facts.append(f"there player {end.to_move} holds {' '.join(map(card_name, end.hand))} with piles at "
-                         f"{pile_words(end)}, and neither card fits either pile")
+                         f"{pile_words(end)}, and {stuck}")
         facts += [f"at that point {dead_card_reason(end, card)}" for card in rules.dead_cards(end)]
         if result.bound < ALL:
             facts.append(f"no line plays more than {result.bound} cards: "
