@@ -402,7 +402,7 @@ def parse(text: str, rows: int = DEFAULT_ROWS) -> Position:
         value, line = layout.fields[player.lower()]
         piles = [p.strip() for p in value.split(",")]
         if len(piles) != FOUNDATIONS:
-            raise ParseError(f"{player} lists {len(piles)} foundations; give {FOUNDATIONS}, comma-separated ('-' for empty)", line)
+            raise ParseError(f"{player} lists {amount(len(piles), 'foundation')}; give {FOUNDATIONS}, comma-separated ('-' for empty)", line)
         cards = [() if p == "-" else tuple(parse_card(t, line) for t in p.split()) for p in piles]
         layout.note_cards([c for pile in cards for c in pile], line)
         foundations.append(tuple(cards))

@@ -21,7 +21,7 @@ from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
-from .text import NUMBER
+from .text import NUMBER, amount
 
 NAME = "stapelen"
 TITLE = "Stapelen"
@@ -194,7 +194,7 @@ def parse(text: str) -> Position:
         value, line = layout.fields[player.lower()]
         piles = [p.strip() for p in value.split(",")]
         if len(piles) != FOUNDATIONS:
-            raise ParseError(f"{player} lists {len(piles)} foundations; give {FOUNDATIONS}, comma-separated ('-' for empty)", line)
+            raise ParseError(f"{player} lists {amount(len(piles), 'foundation')}; give {FOUNDATIONS}, comma-separated ('-' for empty)", line)
         cards = [() if p == "-" else tuple(parse_card(t, line) for t in p.split()) for p in piles]
         layout.note_cards([c for pile in cards for c in pile], line)
         foundations.append(tuple(cards))

@@ -229,7 +229,8 @@ def test_each_player_lists_three_foundations(value, count):
     lines = rows()
     lines[13] = f"A: {value}"
     error = parse_error(text(lines))
-    assert error.line == 14 and f"A lists {count} foundations; give 3" in str(error)
+    listed = "1 foundation" if count == 1 else f"{count} foundations"
+    assert error.line == 14 and f"A lists {listed}; give 3" in str(error)
 
 
 def test_placed_counts_must_fit_whose_turn_it_is():
