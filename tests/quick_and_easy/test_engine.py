@@ -72,6 +72,8 @@ def test_explain_says_a_single_card_fits_neither_pile():
     stuck = q.parse("hand 1: 5R\nhand 2: -\ndraw: -\npiles: 9Y 1P\nto-move: 1\nplayed: 0\n")
     reasons = engine.explain(stuck, Budget(time_limit=10)).reasons
     assert "there player 1 holds 5R with piles at up 9Y, down 1P, and it fits neither pile" in reasons
+    # It said "plays 49 cards in 0 turns" of a position where 49 had been played before.
+    assert "the best line found (player 1 starting) plays 0 cards in 0 turns, 49 in all" in reasons
     assert not any("neither card" in reason for reason in reasons)
 
 

@@ -15,6 +15,7 @@ from typing import Callable
 
 from puzzles import quick_and_easy as rules
 from puzzles.quick_and_easy import DECK, EndTurn, Play, Position, card_name, value
+from puzzles.text import amount
 
 from ..._native import quick_and_easy_solve
 from ...contract import GameEntry, Option
@@ -174,8 +175,10 @@ class QuickAndEasyEngine(Engine):
             return facts + [f"winnable: player {result.starter} starting, all {ALL} cards can be played "
                             "(`winnable solve` shows how)"]
         end = rules.replay(result.start, result.solution)
-        facts.append(f"the best line found (player {result.starter} starting) plays {result.value} cards "
-                     f"in {len(result.turns)} turns")
+        before = result.start.cards_played
+        facts.append(f"the best line found (player {result.starter} starting) plays "
+                     f"{amount(result.value - before, 'card')} in {amount(len(result.turns), 'turn')}"
+                     + (f", {result.value} in all" if before else ""))
         if end.remaining and not end.is_won():
             stuck = "neither card fits either pile" if len(end.hand) > 1 else "it fits neither pile"
             facts.append(f"there player {end.to_move} holds {' '.join(map(card_name, end.hand))} with piles at "
