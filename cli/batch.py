@@ -21,7 +21,7 @@ from solver.result import WINNABLE
 
 from .common import (
     EXIT_CODES, InputError, budget_options, checked, emit_json, fits_in_memory, game_choice, jobs_option, progress,
-    shown, with_game_options,
+    shown, Whole, with_game_options,
 )
 from .main import INTERRUPTED
 from .pictures import write_file
@@ -142,7 +142,7 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
 
 @click.command(epilog=EXIT_CODES)
 @click.argument("game_name", metavar="GAME")
-@click.option("--count", type=click.IntRange(1), default=10, show_default=True, help="How many deals to write.")
+@click.option("--count", type=Whole(1), default=10, show_default=True, help="How many deals to write.")
 @click.option("--out", "out_dir", metavar="DIR", required=True, help="Directory for the deal files (created if missing).")
 @click.option("--difficulty", type=click.Choice(list(generating.BANDS)), help="Only deals of this band (default: any).")
 @click.option("--unwinnable", is_flag=True, help="Proven-unwinnable deals with their explanation instead.")

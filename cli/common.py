@@ -116,6 +116,13 @@ def load(entry: GameEntry, source: str | None, seed: int | None, variant: dict):
         raise InputError(f"{where}: {error}") from None
 
 
+class Whole(click.IntRange):
+    """A whole number within bounds, as every integer option takes: a value that is not one is
+    called "not a valid integer" (click's range type says "not a valid integer range")."""
+
+    name = "integer"
+
+
 def merged(options: list[Option]) -> click.Option:
     """One click option for every game's option of one name: an integer range spanning all
     of them, the union of the choices, or a flag; the help lists each game's own."""
@@ -127,7 +134,7 @@ def merged(options: list[Option]) -> click.Option:
         return click.option(first.flag, first.name, is_flag=True, default=None, help=help_text)
     if first.kind == "int":
         low, high = min(o.low for o in options), max(o.high for o in options)
-        return click.option(first.flag, first.name, type=click.IntRange(low, high), help=help_text)
+        return click.option(first.flag, first.name, type=Whole(low, high), help=help_text)
     choices = sorted({choice for option in options for choice in option.choices})
     return click.option(first.flag, first.name, type=click.Choice(choices), help=help_text)
 
@@ -169,7 +176,7 @@ def source_options(callback):
     """GAME, FILE, --seed and the games' variant options: how every command names its deal or
     position. The command receives the variant options the user gave as one dict, `given`."""
     command = with_game_options("rules")(callback)
-    command = click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="Use the seeded deal N.")(command)
+    command = click.option("--seed", type=Whole(0, 2**64 - 1), help="Use the seeded deal N.")(command)
     command = click.argument("source", metavar="[FILE]", required=False)(command)
     return click.argument("game_name", metavar="GAME")(command)
 
@@ -220,13 +227,13 @@ def fits_in_memory(table_mib: int | None, processes: int = 1) -> None:
 
 def budget_options(command):
     command = click.option(
-        "--memory", "table_mib", type=click.IntRange(1, 1 << 20), metavar="MIB",
+        "--memory", "table_mib", type=Whole(1, 1 << 20), metavar="MIB",
         help=f"MiB at most for the search's table of proven positions (default: the game's own, {table_sizes()} "
              "MiB; survey and generate: each worker's). Long searches revisit more positions than it holds, and a "
              "larger one saves them work (a whole 3-player Etalage deal: 4096).",
     )(command)
     command = click.option(
-        "--node-limit", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True,
+        "--node-limit", type=Whole(0, 2**64 - 1), default=0, show_default=True,
         help="Stop a kernel search after this many nodes (0: no limit); the verdict is then 'unknown'.",
     )(command)
     command = click.option(
@@ -238,7 +245,7 @@ def budget_options(command):
 
 def jobs_option(command):
     return click.option(
-        "--jobs", type=click.IntRange(1, MAX_JOBS), default=usable_cores(), show_default="the usable cores",
+        "--jobs", type=Whole(1, MAX_JOBS), default=usable_cores(), show_default="the usable cores",
         help=f"Worker processes, 1 to {MAX_JOBS}.",
     )(command)
 
