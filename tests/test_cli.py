@@ -54,7 +54,7 @@ def test_an_option_of_another_game_is_refused_with_exit_2(args, option):
     (("--no-such-option",), "'--no-such-option'"),
     (("solve", "twaalven", "--seed", "1", "--memory", "abc"), "'--memory': 'abc' is not a valid integer."),
     (("solve", "twaalven", "--seed", "1", "--memory", "0"), "'--memory': 0 is not in the range 1<=x<=1048576"),
-    (("survey", "twaalven", "--seeds", "1", "--db", "x", "--memory", "1048576"), "--memory 1048576: more than this"),
+    (("survey", "twaalven", "--seeds", "1", "--db", "x", "--memory", "1048576", "--jobs", "1"), "--memory 1048576: more than this machine"),
 ])
 def test_a_usage_error_is_one_line_naming_the_option(args, named):
     """Click's parser errors lose its usage and hint lines: only `Error: ...`, exit 2."""
