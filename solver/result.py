@@ -45,6 +45,9 @@ def joined_method(methods: list[str]) -> str:
     raise AssertionError(f"no single method word for {sorted(distinct)}")
 
 
+#: What a survey stores of each player, for games that value every player (`player_values`);
+#: the cooperative best and its bound are null where not searched.
+PLAYER_KEYS = ("player", "guaranteed", "guaranteed_bound", "cooperative_best", "cooperative_bound")
 #: Seconds above which a time limit means none: a year.
 NO_TIME_LIMIT_ABOVE = 365 * 24 * 3600.0
 
@@ -201,8 +204,8 @@ class SolveResult:
 
     @property
     def player_values(self) -> list[dict] | None:
-        """What a survey stores as each player's values, for games that value every player
-        (JSON-ready); None for the others."""
+        """What a survey stores as each player's values (a dict of PLAYER_KEYS each, JSON-ready),
+        for games that value every player; None for the others."""
         return None
 
     def to_json(self) -> dict:

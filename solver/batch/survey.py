@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Iterator, NamedTuple
 from puzzles.errors import WinnableError, quoted
 
 from .. import parallel
-from ..result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
+from ..result import PLAYER_KEYS, UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
 #: SQLite integers are signed 64-bit, so stored seeds stop at 2^63 - 1.
 MAX_SEED = 2**63 - 1
@@ -83,6 +83,17 @@ class Row(NamedTuple):
 
 #: The columns of a database of schema version 1, which had no `players`.
 VERSION_1_COLUMNS = Row._fields[:-1]
+
+
+def well_formed(players) -> bool:
+    """Whether `players` (a row's JSON, read) is a list of each player's PLAYER_KEYS, numbers
+    (cooperative ones or null); a row edited by hand may hold anything."""
+    def number(value, may_be_null=False):
+        return (value is None and may_be_null) or (isinstance(value, int) and not isinstance(value, bool))
+
+    return isinstance(players, list) and all(
+        isinstance(p, dict) and set(PLAYER_KEYS) <= p.keys() and all(number(p[key]) for key in PLAYER_KEYS[:3])
+        and all(number(p[key], True) for key in PLAYER_KEYS[3:]) for p in players)
 
 
 def seed_range(text: str) -> range:
@@ -232,8 +243,10 @@ class Store:
         if version == 1 and not read_only:  # every row kept; their players unknown (NULL)
             self.db.executescript("BEGIN IMMEDIATE; ALTER TABLE deals ADD COLUMN players TEXT; "
                                   f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-        #: what `rows` selects: a version-1 database read as it is has no players
-        self.columns = ", ".join(columns) + (", NULL" if columns == VERSION_1_COLUMNS and read_only else "")
+            columns = Row._fields
+        #: a version-1 database read as it is has no column players
+        self.has_players = columns == Row._fields
+        self.columns = ", ".join(columns) + ("" if self.has_players else ", NULL")
         if not read_only:
             self.db.execute("PRAGMA journal_mode=WAL")  # kept in the file, but a copy may have lost it
             self.db.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a crash still keeps every commit
@@ -306,7 +319,7 @@ class Store:
         """Each stored deal's players' values (see SCHEMA) of a game and variant (within `seeds`,
         if given), by seed, where the game gives them; StoreError for one that is not such JSON
         (a row edited by hand)."""
-        if "players" not in self.columns:
+        if not self.has_players:
             return []
         sql, args = "SELECT seed, players FROM deals WHERE game = ? AND variant = ? AND players IS NOT NULL", [
             game, variant]
@@ -315,9 +328,13 @@ class Store:
         found = []
         for seed, text in self.db.execute(sql + " ORDER BY seed", args):
             try:
-                found.append(json.loads(text))
+                players = json.loads(text)
             except (TypeError, ValueError):
-                raise StoreError(f"{self.path}: {game} seed {seed} has players {text!r}, not JSON") from None
+                players = None
+            if not well_formed(players):
+                raise StoreError(f"{self.path}: {game} seed {seed} has players {text!r}, not a list of each "
+                                 f"player's {', '.join(PLAYER_KEYS)}")
+            found.append(players)
         return found
 
 

@@ -117,7 +117,10 @@ def test_a_database_is_the_file_its_name_names(tmp_path, monkeypatch, name):
     ("UPDATE deals SET seconds = x'00' WHERE game = 'other' AND seed = 3",
      "other (players=2) seed 3 has seconds b'\\x00'"),
     ("DROP TABLE deals", "not a results database (no table deals with the columns game, variant, seed, "),
-    ("UPDATE deals SET players = '[{' WHERE game = 'twaalven' AND seed = 5", "twaalven seed 5 has players '[{', not JSON"),
+    ("UPDATE deals SET players = '[{' WHERE game = 'twaalven' AND seed = 5", "twaalven seed 5 has players '[{', not a list"),
+    ("""UPDATE deals SET players = '[{"player": 1}]' WHERE game = 'twaalven' AND seed = 5""",
+     """twaalven seed 5 has players '[{"player": 1}]', not a list of each player's player, guaranteed, """),
+    ("UPDATE deals SET players = '5' WHERE game = 'twaalven' AND seed = 5", "twaalven seed 5 has players '5', not a"),
 ])
 def test_a_database_edited_by_hand_is_refused_in_one_line(db, tmp_path, edit, message):
     edited = tmp_path / "edited.sqlite"
@@ -168,6 +171,8 @@ def test_a_database_of_schema_version_1_keeps_its_rows(db, tmp_path):
         assert [row.seed for row in rows] == [1, 2, 3, 4] and rows[2].seconds == 0.5 and rows[2].players is None
     with closing(sqlite3.connect(old)) as connection:
         assert connection.execute("PRAGMA user_version").fetchone()[0] == 2
+    surveyed = CliRunner().invoke(survey, ["etalage", "--values", "4", "--seeds", "1", "--db", str(old), "--jobs", "1"])
+    assert "mean guarantee by seat" in surveyed.output  # the store that added the column reads it
 
 
 def test_a_damaged_database_is_one_error_line(db, tmp_path):

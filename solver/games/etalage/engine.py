@@ -29,7 +29,7 @@ from ...contract import GameEntry, Option
 from ...engine import Engine
 from ...parallel import share, side_by_side, threads_for
 from ...result import (
-    KEEPS, LOSES, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
+    KEEPS, LOSES, PLAYER_KEYS, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
 from ...words import amount
 from . import picture
@@ -126,8 +126,7 @@ class EtalageResult(OptimumResult):
     def player_values(self) -> list[dict]:
         """Every player's guarantee and cooperative best, with their bounds (no scores so far,
         which a survey's deals do not have, and no lines)."""
-        keys = ("player", "guaranteed", "guaranteed_bound", "cooperative_best", "cooperative_bound")
-        return [{key: values[key] for key in keys} for values in (p.to_json() for p in self.players)]
+        return [{key: values[key] for key in PLAYER_KEYS} for values in (p.to_json() for p in self.players)]
 
     def open_note(self) -> str | None:
         if self.verdict == WINNABLE:
