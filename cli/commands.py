@@ -91,6 +91,16 @@ def prepared(game_name: str, source, seed, given: dict):
     return entry, load(entry, source, seed, variant), solve_options
 
 
+def search_budget(time_limit, node_limit, table_mib, html_path) -> Budget:
+    """The budget of a command that searches, once what the search must not outlive is checked:
+    a table that fits in memory, and a --html path that can be written (found bad only after
+    the search, it threw the search away)."""
+    fits_in_memory(table_mib)
+    if html_path is not None:
+        writable(html_path)
+    return Budget(time_limit, node_limit, table_mib=table_mib)
+
+
 @main.command(epilog=EXIT_CODES)
 @source_options
 def deal(game_name, source, seed, given):
@@ -125,11 +135,9 @@ def solve(game_name, source, seed, given, as_json, time_limit, node_limit, table
     (played by "starter" first); stats.seconds is search time in the process.
     """
     entry, position, options = prepared(game_name, source, seed, given)
-    fits_in_memory(table_mib)
-    if html_path is not None:
-        writable(html_path)
+    budget = search_budget(time_limit, node_limit, table_mib, html_path)
     with searching(time_limit):
-        result = entry.engine.solve(position, Budget(time_limit, node_limit, table_mib=table_mib), **options)
+        result = entry.engine.solve(position, budget, **options)
     if html_path is not None:
         write_line_page(html_path, entry, result, {**result.to_json(), "seed": seed})
     if as_json:
@@ -153,11 +161,9 @@ def explain(game_name, source, seed, given, as_json, time_limit, node_limit, tab
     "proofs" holds the proof trees the reasons spell out (README: JSON).
     """
     entry, position, _ = prepared(game_name, source, seed, given)
-    fits_in_memory(table_mib)
-    if html_path is not None:
-        writable(html_path)
+    budget = search_budget(time_limit, node_limit, table_mib, html_path)
     with searching(time_limit):
-        explanation = entry.engine.explain(position, Budget(time_limit, node_limit, table_mib=table_mib))
+        explanation = entry.engine.explain(position, budget)
     if html_path is not None:
         write_reasons_page(html_path, entry, position, explanation,
                            {"game": entry.name, **explanation.to_json(), "seed": seed})
@@ -182,10 +188,8 @@ def analyse(game_name, source, seed, given, as_json, time_limit, node_limit, tab
     "best" (true, false, or null while not proven either way).
     """
     entry, position, _ = prepared(game_name, source, seed, given)
-    fits_in_memory(table_mib)
-    if html_path is not None:
-        writable(html_path)
-    result = entry.engine.analyse(position, Budget(time_limit, node_limit, table_mib=table_mib), progress=progress)
+    result = entry.engine.analyse(position, search_budget(time_limit, node_limit, table_mib, html_path),
+                                  progress=progress)
     if html_path is not None:
         write_moves_page(html_path, entry, position, result, {**result.to_json(), "seed": seed})
     if as_json:

@@ -128,8 +128,9 @@ class Engine:
         it shares out its budget: made inside the first search, the table's allocation took
         that search's share of the time (a starter reported unsearched, a verdict that changed
         from run to run)."""
-        if budget.table_mib is not None and self.table_entries(budget.table_mib) != self._kernel_entries:
-            self._kernel, self._kernel_entries = None, self.table_entries(budget.table_mib)
+        wanted = self._kernel_entries if budget.table_mib is None else self.table_entries(budget.table_mib)
+        if wanted != self._kernel_entries:
+            self._kernel, self._kernel_entries = None, wanted
         budget.untimed(self.kernel)
 
     def short_reason(self, position) -> str | None:

@@ -15,7 +15,6 @@ from typing import Callable
 
 from puzzles import quick_and_easy as rules
 from puzzles.quick_and_easy import DECK, EndTurn, Play, Position, card_name, value
-from puzzles.text import amount
 
 from ..._native import quick_and_easy_solve
 from ...contract import GameEntry, Option
@@ -23,6 +22,7 @@ from ...engine import Engine, verdict_of_moves
 from ...result import (
     MOVE_LABELS, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
+from ...words import amount
 from . import picture
 
 ALL = len(DECK)
@@ -117,9 +117,10 @@ class QuickAndEasyEngine(Engine):
         budget = budget or Budget()
         tried = []
         candidates = self.starts(position)
+        entries = self.table_entries(budget.table_mib)
         for index, start in enumerate(candidates):
             part = budget.part(len(candidates) - index)
-            tried.append(self.replayed(kernel_search(start, part, self.table_entries(budget.table_mib))))
+            tried.append(self.replayed(kernel_search(start, part, entries)))
             budget.spend(part)
             if tried[-1].cards_played == ALL:
                 break
@@ -151,10 +152,10 @@ class QuickAndEasyEngine(Engine):
                     moves.append(move if position.to_move is not None else StarterMove(start.to_move, move))
         if not moves:
             return self.analyse_over(position, budget, CARDS_PLAYED)
-        found = {}
+        found, entries = {}, self.table_entries(budget.table_mib)
         for index, key in enumerate(progress(list(after))):
             part = budget.part(len(after) - index)
-            found[key] = self.replayed(kernel_search(after[key], part, self.table_entries(budget.table_mib)))
+            found[key] = self.replayed(kernel_search(after[key], part, entries))
             budget.spend(part)
         best_value = max((s.cards_played for s in found.values()), default=None)
         verdicts = []
