@@ -37,8 +37,8 @@ def seeds_option(default: str | None):
 
 
 def variant_of(entry, given: dict) -> str:
-    """The label of the variant the user chose (the game's options they gave)."""
-    return entry.variant_label(checked(entry.checked, given, "rules"))
+    """The label of the variant the user chose (the game's rules and solve options they gave)."""
+    return entry.variant_label({**checked(entry.checked, given, "rules"), **checked(entry.checked, given, "solve")})
 
 
 @contextmanager
@@ -67,7 +67,7 @@ def interrupted(what: str):
 @jobs_option
 @click.option("--cluster", metavar="ADDRESS", help="Run on the Dask scheduler at ADDRESS (pip install 'winnable[cluster]').")
 @click.option("--retry-unknown", is_flag=True, help="Also solve again the deals stored as 'unknown' (give a bigger budget).")
-@with_game_options("rules")
+@with_game_options("rules", "solve")
 @budget_options
 def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, as_json, time_limit, node_limit,
            table_mib):
@@ -77,7 +77,8 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     interrupted or crashed survey without redoing or duplicating a deal; with
     --retry-unknown the deals stored as 'unknown' are solved again (with the budget given
     now) and their rows replaced. A game's variant options (--players 3, --rows 6, ...)
-    survey that variant, stored beside the others. Prints the
+    survey that variant, stored beside the others; so do its solve options
+    (--guarantees-only, --maximise U), which change what a row holds. Prints the
     winnable share of the range with its Wilson 95% interval, whose low end counts
     'unknown' deals (budget exhausted) as unwinnable and whose high end as winnable.
     --time-limit and --node-limit apply to each deal.
@@ -149,7 +150,7 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
 @click.option("--pictures", is_flag=True, help="Also write a picture of each deal beside its file (GAME-SEED.svg).")
 @seeds_option("1-100000")
 @jobs_option
-@with_game_options("rules")
+@with_game_options("rules", "solve")
 @budget_options
 def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_text, jobs, given, as_json, time_limit,
              node_limit, table_mib):
@@ -248,7 +249,7 @@ def report(db_path, plot_path, as_json):
     "seconds": {"median", "p90", "p99", "max", "mean", "total"}, "players"}]};
     "players" is null but for a game that values every player (Etalage):
     {"deals", "exact_deals", "mean_guaranteed" (by seat, over the exact deals),
-    "pairs", "cooperative_above", "cooperative_not_above", "undecided"}.
+    "pairs", "cooperative_above", "cooperative_not_above", "undecided", "not_searched"}.
     """
     if plot_path is not None and reporting.plot_format(plot_path) is None:
         *others, last = (f".{suffix}" for suffix in reporting.PLOT_FORMATS)

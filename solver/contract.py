@@ -142,25 +142,31 @@ class GameEntry:
 
     def variant_label(self, variant: dict) -> str:
         """How a variant is named in survey rows and reports: '' for the standard rules, else
-        'players=3 expert' (options in declaration order, defaults left out)."""
+        'players=3 expert' (options in declaration order, defaults left out). Solve options
+        count too ('players=3 guarantees-only'): they change what a row holds, so rows searched
+        with them are kept and reported apart."""
         words = []
         for option in self.options:
             value = variant.get(option.name, option.default)
-            if option.target != "rules" or value in (None, False) or value == option.default:
+            if value in (None, False) or value == option.default:
                 continue
             words.append(option.name.replace("_", "-") if value is True else f"{option.name.replace('_', '-')}={value}")
         return " ".join(words)
 
-    def variant_of(self, label: str) -> dict:
-        """The variant a label names (the inverse of `variant_label`); WinnableError if not one."""
+    def variant_of(self, label: str, target: str = "rules") -> dict:
+        """The options for `target` ("rules" or "solve") of the variant a label names (the
+        inverse of `variant_label`); WinnableError if it names none."""
         variant = {}
         for word in label.split():
             name, equals, value = word.partition("=")
             option = self.option(name.replace("-", "_"))
-            if option is None or option.target != "rules" or (option.kind == "flag") == bool(equals):
+            if option is None or (option.kind == "flag") == bool(equals):
                 raise WinnableError(f"{quoted(label)} is not a variant of {self.name}")
-            variant[option.name] = True if not equals else int(value) if option.kind == "int" else value
-        return self.checked(variant, "rules")
+            try:
+                variant[option.name] = True if not equals else int(value) if option.kind == "int" else value
+            except ValueError:
+                raise WinnableError(f"{quoted(label)} is not a variant of {self.name}") from None
+        return self.checked(variant, target)
 
 
 def registry_of(entries: Iterable[GameEntry]) -> dict[str, GameEntry]:

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.commands import main
+from puzzles.errors import WinnableError
 from solver.registry import GAMES
 from solver.result import KEEPS, LOSES, METHODS, UNKNOWN, UNWINNABLE, WINNABLE, Budget, OptimumResult
 
@@ -171,3 +172,17 @@ def test_variant_labels_name_each_variant_once_and_read_back():
         assert len(set(labels)) == len(labels)
         for variant, label in zip(entry.test_variants, labels):
             assert entry.variant_of(label) == variant
+
+
+def test_a_variant_label_names_the_solve_options_apart_from_the_rules():
+    """Survey rows searched with a solve option hold other values, so its label names it; the
+    deal is dealt with the rules' options alone and solved with the solve options."""
+    entry = GAMES["etalage"]
+    label = entry.variant_label({"players": 4, "guarantees_only": True})
+    assert label == "players=4 guarantees-only"
+    assert entry.variant_of(label) == {"players": 4}
+    assert entry.variant_of(label, "solve") == {"guarantees_only": True}
+    assert GAMES["sir-tommy"].variant_of("maximise=U", "solve") == {"maximise": "U"}
+    for bad in ("players=four", "guarantees-only=1", "rows=3"):
+        with pytest.raises(WinnableError, match="is not a variant of etalage"):
+            entry.variant_of(bad)

@@ -31,7 +31,8 @@ class Seats:
     pairs: int  # (player, deal)
     cooperative_above: int  # the cooperative best's proven least above the guarantee's proven most
     cooperative_not_above: int  # the cooperative best's proven most at the guarantee's proven least
-    undecided: int
+    undecided: int  # searched, neither proven
+    not_searched: int  # cooperative best not searched (survey --guarantees-only)
 
     @classmethod
     def of(cls, deals: list[list[dict]]) -> Seats | None:
@@ -41,22 +42,27 @@ class Seats:
         seats = max(len(deal) for deal in exact) if exact else 0
         means = [sum(deal[seat]["guaranteed"] for deal in exact) / len(exact) for seat in range(seats)]
         pairs = [p for deal in deals for p in deal]
-        above = sum(p["cooperative_best"] is not None and p["cooperative_best"] > p["guaranteed_bound"] for p in pairs)
-        not_above = sum(p["cooperative_bound"] is not None and p["cooperative_bound"] <= p["guaranteed"] for p in pairs)
-        return cls(len(deals), len(exact), means, len(pairs), above, not_above, len(pairs) - above - not_above)
+        searched = [p for p in pairs if p["cooperative_best"] is not None]
+        above = sum(p["cooperative_best"] > p["guaranteed_bound"] for p in searched)
+        not_above = sum(p["cooperative_bound"] <= p["guaranteed"] for p in searched)
+        return cls(len(deals), len(exact), means, len(pairs), above, not_above, len(searched) - above - not_above,
+                   len(pairs) - len(searched))
 
     def to_json(self) -> dict:
         return {"deals": self.deals, "exact_deals": self.exact_deals,
                 "mean_guaranteed": [round(mean, 6) for mean in self.mean_guaranteed], "pairs": self.pairs,
                 "cooperative_above": self.cooperative_above, "cooperative_not_above": self.cooperative_not_above,
-                "undecided": self.undecided}
+                "undecided": self.undecided, "not_searched": self.not_searched}
 
     def line(self) -> str:
         means = ", ".join(f"{mean:.2f}" for mean in self.mean_guaranteed) or "-"
-        return (f"mean guarantee by seat {means} (over {self.exact_deals} of {self.deals} deals, those with every "
-                f"guarantee exact); cooperative best above the guarantee in {self.cooperative_above} of "
+        seats = (f"mean guarantee by seat {means} (over {self.exact_deals} of {self.deals} deals, those with every "
+                 f"guarantee exact)")
+        if self.not_searched == self.pairs:
+            return seats + "; cooperative bests not searched"
+        return (seats + f"; cooperative best above the guarantee in {self.cooperative_above} of "
                 f"{self.pairs} (player, deal) pairs, not above in {self.cooperative_not_above}, "
-                f"undecided in {self.undecided}")
+                f"undecided in {self.undecided}" + (f", not searched in {self.not_searched}" if self.not_searched else ""))
 
 
 @dataclass

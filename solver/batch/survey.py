@@ -355,11 +355,11 @@ def engine_entry(game: str):
 
 
 def solve_seed(entry, variant: str, seed: int, budget: Budget) -> tuple[Row, object, object]:
-    """Deals and solves one seed of a variant (its label, see `GameEntry.variant_label`);
-    returns its row, the deal and the SolveResult."""
+    """Deals and solves one seed of a variant (its label, see `GameEntry.variant_label`: the
+    rules' options and the solve options); returns its row, the deal and the SolveResult."""
     start = time.perf_counter()
     position = entry.rules.deal(seed, **entry.variant_of(variant))
-    result = entry.engine.solve(position, budget)
+    result = entry.engine.solve(position, budget, **entry.variant_of(variant, "solve"))
     seconds = time.perf_counter() - start
     players = result.player_values
     row = Row(

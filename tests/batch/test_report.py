@@ -145,11 +145,26 @@ def test_etalage_seats_are_the_reference_search_s_guarantees(tmp_path):
     assert seats == {
         "deals": 6, "exact_deals": 6, "mean_guaranteed": [round(sum(v[s][0] for v in values) / 6, 6) for s in range(3)],
         "pairs": 18, "cooperative_above": sum(g < b for v in values for g, b in v), "undecided": 0,
-        "cooperative_not_above": sum(g == b for v in values for g, b in v),
+        "cooperative_not_above": sum(g == b for v in values for g, b in v), "not_searched": 0,
     }
     means = ", ".join(f"{mean:.2f}" for mean in seats["mean_guaranteed"])
     assert surveyed.output.splitlines()[-1].startswith(f"mean guarantee by seat {means} (over 6 of 6 deals")
     assert f"etalage (values=4): mean guarantee by seat {means}" in CliRunner().invoke(report, [path]).stdout
+
+    # The guarantees alone: the same seats, stored apart as a variant of their own.
+    alone = CliRunner().invoke(survey, ["etalage", "--values", "4", "--seeds", "1-6", "--db", path, "--jobs", "1",
+                                        "--guarantees-only"])
+    assert alone.exit_code == 0, alone.output
+    assert alone.output.startswith("Etalage (values=4 guarantees-only), seeds 1-6: 6 deals (6 solved now")
+    assert alone.output.splitlines()[-1] == (f"mean guarantee by seat {means} (over 6 of 6 deals, those with every "
+                                             "guarantee exact); cooperative bests not searched")
+    groups = json.loads(CliRunner().invoke(report, [path, "--json"]).stdout)["groups"]
+    assert [group["variant"] for group in groups] == ["values=4", "values=4 guarantees-only"]
+    assert groups[1]["players"] == {**seats, "cooperative_above": 0, "cooperative_not_above": 0, "not_searched": 18}
+    with Store(path) as store:
+        stored = store.players("etalage", "values=4 guarantees-only")
+    assert [[p["guaranteed"] for p in deal] for deal in stored] == [[g for g, _ in v] for v in values]
+    assert {p["cooperative_best"] for deal in stored for p in deal} == {None}
 
 
 def test_a_database_of_schema_version_1_keeps_its_rows(db, tmp_path):
