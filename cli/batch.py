@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 import click
 
+from puzzles.cards import MASK64
 from puzzles.errors import WinnableError, quoted
 from solver.batch import generate as generating
 from solver.batch import report as reporting
@@ -185,7 +186,7 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
     if pictures and entry.picture is None:
         raise InputError(f"{entry.name} has no pictures yet")
     rules_options = checked(entry.checked, given, "rules")
-    seeds = checked(surveying.seed_range, seed_text)
+    seeds = checked(surveying.seed_range, seed_text, MASK64)  # not stored: every seed a deal takes
     fits_in_memory(table_mib, jobs)
     wanted = "unwinnable" if unwinnable else difficulty or "any"
     work = checked(generating.tasks, entry.name, variant, seeds, wanted, (time_limit, node_limit, table_mib))

@@ -96,17 +96,19 @@ def well_formed(players) -> bool:
         and all(number(p[key], True) for key in PLAYER_KEYS[3:]) for p in players)
 
 
-def seed_range(text: str) -> range:
-    """Seeds from 'N' or 'FIRST-LAST' (inclusive); WinnableError for anything else."""
+def seed_range(text: str, highest: int = MAX_SEED) -> range:
+    """Seeds from 'N' or 'FIRST-LAST' (inclusive), at most `highest` (a stored seed's limit
+    unless the seeds are not stored); WinnableError for anything else."""
     first, dash, last = text.strip().partition("-")
     try:
         low, high = int(first), int(last if dash else first)
     except ValueError:
         raise WinnableError(f"{quoted(text)} is not a seed range like 1-1000 (or a single seed)") from None
-    if not 0 <= low <= high <= MAX_SEED:
+    if not 0 <= low <= high <= highest:
         if low > high:
             raise WinnableError(f"seed range {quoted(text)} is empty: the first seed is above the last")
-        raise WinnableError(f"seed range {quoted(text)}: seeds must be between 0 and {MAX_SEED}")
+        stored = " (a survey stores them as SQLite's signed 64-bit integers)" if highest == MAX_SEED else ""
+        raise WinnableError(f"seed range {quoted(text)}: seeds must be between 0 and {highest}{stored}")
     return range(low, high + 1)
 
 

@@ -138,11 +138,24 @@ def test_a_range_of_more_seeds_than_memory_holds_is_read_as_it_is_needed(tmp_pat
     assert sorted(os.listdir(tmp_path)) == ["twaalven-1.txt", "twaalven-2.txt"]
 
 
+def test_the_last_seeds_a_deal_takes_are_generated(tmp_path):
+    """generate stores no seed, so it takes every seed `deal` does, up to 2^64 - 1 (a survey
+    stops at 2^63 - 1)."""
+    last = 2**64 - 1
+    result = run("--count", "1", "--seeds", f"{last - 20}-{last}", "--out", str(tmp_path), "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    (name,) = os.listdir(tmp_path)
+    seed = int(name.removeprefix("twaalven-").removesuffix(".txt"))
+    with open(tmp_path / name, encoding="utf-8") as handle:
+        assert rules.parse(handle.read()) == rules.deal(seed) and last - 20 <= seed <= last
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
         (["--unwinnable", "--difficulty", "hard"], "cannot be combined with --unwinnable"),
         (["--seeds", "9-3"], "seed range '9-3' is empty"),
+        (["--seeds", f"1-{2**64}"], "seeds must be between 0 and 18446744073709551615"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):

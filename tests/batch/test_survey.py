@@ -115,9 +115,11 @@ def test_seed_ranges_parse_and_bad_ones_say_why():
     assert seed_range("7") == range(7, 8)
     assert seed_range(f"0-{2**63 - 1}")[-1] == 2**63 - 1
     for text, words in [("5-1", "empty"), ("a-b", "not a seed range"), ("1-2**70", "not a seed range"),
-                        (f"1-{2**63}", "between 0 and"), ("", "not a seed range")]:
+                        (f"1-{2**63}", "between 0 and 9223372036854775807 \\(a survey stores them"),
+                        ("", "not a seed range")]:
         with pytest.raises(ValueError, match=words):
             seed_range(text)
+    assert seed_range(f"{2**64 - 1}", 2**64 - 1) == range(2**64 - 1, 2**64)
 
 
 def test_wilson_interval_matches_published_values():
