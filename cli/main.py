@@ -1,6 +1,7 @@
 """The `winnable` console script (pyproject.toml: cli.main:run). This module imports nothing
-but the standard library: the commands, click and the solvers (OR-Tools, the kernel) take a
-second or two to import, and a Ctrl-C meanwhile must end as any other, not as a traceback."""
+but the standard library: the commands, click and the kernels take a moment to import (and
+OR-Tools half a second more, once a CP-SAT model runs), and a Ctrl-C meanwhile must end as any
+other, not as a traceback."""
 
 from __future__ import annotations
 

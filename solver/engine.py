@@ -11,6 +11,7 @@ Optimisation games (The Game and its editions) override `solve` and `analyse` an
 
 from __future__ import annotations
 
+import importlib
 from typing import Callable
 
 from puzzles.lines import replay
@@ -42,10 +43,19 @@ class Engine:
     table_slot_bytes: int = 0
     table_slot_entries: float = 1
     table_slots: int = 0
+    #: the name of the game's CP-SAT module (`solve(position, time_limit)`, `core(position,
+    #: time_limit)`), if any: imported when a model first runs, since OR-Tools takes half a
+    #: second to import and most commands run none
+    sat_module: str | None = None
 
     def __init__(self):
         self._kernel = None
         self._kernel_entries = self.table_entries()
+
+    @property
+    def sat(self):
+        """The game's CP-SAT module (see `sat_module`), or None."""
+        return None if self.sat_module is None else importlib.import_module(self.sat_module)
 
     # --- hooks --------------------------------------------------------------------------------
 
@@ -253,8 +263,6 @@ class DecisionEngine(Engine):
     """A win-or-lose game searched by the column games' kernel (`solver._native.Kernel`),
     with an optional CP-SAT model for what the kernel's budget leaves open."""
 
-    #: the game's SAT module (`solve(position, time_limit)`, `core(position, time_limit)`), if any
-    sat = None
     #: 32 MiB of 8-byte keys of lost positions
     table_slot_bytes = 8
     table_slots = 1 << 22

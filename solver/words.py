@@ -4,10 +4,13 @@ the circle of cards that wait for each other, which the column games' reasons te
 
 from __future__ import annotations
 
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from puzzles.cards import card_name, rank
 from puzzles.text import amount  # noqa: F401  (counts are words of explanations too)
+
+if TYPE_CHECKING:  # networkx is imported where a graph is made: a third of a second most commands never need
+    import networkx as nx
 
 _FACES = {1: ("A", "ace"), 11: ("J", "jack"), 12: ("Q", "queen"), 13: ("K", "king")}
 
@@ -96,6 +99,8 @@ def column_order(position) -> nx.DiGraph:
     """The must-come-before graph of a tableau's own order: an edge from each card to the card
     beneath it (`why` ("column", c)): a card is taken before the cards it covers. A game's
     reasons add the edges its rules force."""
+    import networkx as nx
+
     graph = nx.DiGraph()
     for c, column in enumerate(position.columns):
         for lower, upper in zip(column, column[1:]):
@@ -107,6 +112,8 @@ def waiting_circle(graph: nx.DiGraph) -> list[tuple[int, int, tuple]] | None:
     """The shortest cycle of a must-come-before graph (an edge u -> v: u comes before v), as
     (before, after, why) steps told backwards from the end, so that each step's card waits for
     the next one's; None when there is no cycle. A cycle proves that none of its cards can go first."""
+    import networkx as nx
+
     if nx.is_directed_acyclic_graph(graph):
         return None
     for bound in range(2, graph.number_of_nodes() + 1):

@@ -19,7 +19,7 @@ from ...result import (
     MOVE_LABELS, UNKNOWN, UNWINNABLE, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult,
     SolveResult, Stats,
 )
-from . import picture, reasons, sat
+from . import picture, reasons
 
 #: The kernel's share of the time left before CP-SAT takes over, and its time with no limit.
 DFS_SHARE = 0.1
@@ -76,6 +76,7 @@ def most_held_objective(player: str) -> Objective:
 
 class SirTommyEngine(Engine):
     name = rules.NAME
+    sat_module = f"{__package__}.sat"
     core_verbs = ("plays", "played")
 
     #: 160 MiB of 40-byte keys of lost positions
@@ -95,7 +96,7 @@ class SirTommyEngine(Engine):
         return reasons.reasons(position)
 
     def core(self, position: Position, time_limit: float | None):
-        return sat.core(position, time_limit)
+        return self.sat.core(position, time_limit)
 
     def where(self, position: Position, card: int) -> str:
         return reasons.where(position, card)
@@ -150,7 +151,7 @@ class SirTommyEngine(Engine):
         verdict, moves, end, stats = self.dfs(position, budget, DFS_SECONDS if left is None else left * DFS_SHARE)
         if verdict != UNKNOWN or budget.exhausted() or not budget.models_may_run():
             return verdict, moves, end, stats
-        answer = sat.solve(position, budget.seconds_left())
+        answer = self.sat.solve(position, budget.seconds_left())
         stats.seconds += answer.seconds
         stats.method = "dfs+cp-sat"
         return answer.verdict, answer.moves, answer.end, stats
@@ -185,7 +186,7 @@ class SirTommyEngine(Engine):
         limit, attempt = SAT_FIRST_SECONDS, 0
         while held < bound and not budget.exhausted() and budget.models_may_run():
             left = budget.seconds_left()
-            answer = sat.solve(position, limit if left is None else min(limit, left), player, held,
+            answer = self.sat.solve(position, limit if left is None else min(limit, left), player, held,
                                hint=moves, seed=attempt)
             stats.seconds += answer.seconds
             stats.method = "dfs+cp-sat"

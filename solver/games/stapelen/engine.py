@@ -11,12 +11,12 @@ from puzzles.stapelen import Move, Position
 from ...contract import GameEntry
 from ...engine import DecisionEngine
 from ...result import SolveResult
-from . import picture, reasons, sat
+from . import picture, reasons
 
 
 class StapelenEngine(DecisionEngine):
     name = rules.NAME
-    sat = sat
+    sat_module = f"{__package__}.sat"
     core_verbs = ("places", "placed")
 
     def to_kernel(self, position: Position):

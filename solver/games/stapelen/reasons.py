@@ -15,12 +15,15 @@ of play places all of.
 
 from __future__ import annotations
 
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from puzzles.cards import card_name, rank
 from puzzles.stapelen import PLAYERS, Position, other, previous_rank
 
 from ...words import a_rank, at, cards_at, column_of, column_order, ranks_word, waiting_circle
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 # --- words -----------------------------------------------------------------------------------

@@ -9,13 +9,13 @@ from puzzles.twaalven import Move, Position
 
 from ...contract import GameEntry
 from ...engine import DecisionEngine
-from . import picture, reasons, sat
+from . import picture, reasons
 
 
 class TwaalvenEngine(DecisionEngine):
     name = rules.NAME
     starters = rules.PLAYERS
-    sat = sat
+    sat_module = f"{__package__}.sat"
 
     def to_kernel(self, position: Position):
         return [list(c) for c in position.columns], rules.PLAYERS.index(position.to_move), []

@@ -11,7 +11,7 @@ unsat core: a small set of cards no line of play takes all of.
 
 from __future__ import annotations
 
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from puzzles.cards import card_name, rank
 from puzzles.twaalven import PAIRS, PLAYERS, Position, other
@@ -20,6 +20,9 @@ from ...words import (
     a_rank, amount, at, cards_at, column_of, column_order, rank_word, ranks_word, times_word, waiting_circle,
 )
 from .pairs import Type, required_pairs
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 OWNER: dict[Type, str] = {t: player for player in PLAYERS for t in PAIRS[player]}
 SUM_WORDS = {"T": "12 (or Q+K)", "F": "14"}
@@ -47,6 +50,8 @@ def _partners(position: Position, card: int, need: dict[Type, int]) -> list[tupl
 
 def _cross_column_reasons(position: Position, need: dict[Type, int]) -> list[str]:
     """(b) A needed type of which fewer disjoint pairs from different columns exist than needed."""
+    import networkx as nx  # here, not at the top: most commands never need its third of a second
+
     col = column_of(position)
     found = []
     for t, k in need.items():
