@@ -278,7 +278,7 @@ class DecisionEngine(Engine):
         raise NotImplementedError
 
     def core(self, position, time_limit: float | None):
-        return None if self.sat is None else self.sat.core(position, time_limit)
+        return None if self.sat_module is None else self.sat.core(position, time_limit)
 
     def symmetric_starters(self, position) -> tuple:
         """The players who can each start `position`, interchangeable by the rules, so that when
@@ -316,7 +316,7 @@ class DecisionEngine(Engine):
             stats = Stats(nodes=nodes, seconds=seconds, method="invariant" if nodes == 0 else "dfs")
         if verdict == WINNABLE:
             return verdict, self.line_from_kernel(start, pairs), stats
-        if verdict == UNWINNABLE or self.sat is None or not budget.models_may_run():
+        if verdict == UNWINNABLE or self.sat_module is None or not budget.models_may_run():
             return verdict, [], stats
         sat: SatResult = self.sat.solve(start, budget.seconds_left())
         stats.seconds += sat.seconds

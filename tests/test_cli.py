@@ -158,11 +158,14 @@ def test_ctrl_c_while_the_commands_import_exits_130_with_one_line(module, args):
     assert (run_.returncode, run_.stdout, run_.stderr.strip()) == (130, "", "interrupted")  # click: a newline first
 
 
-@pytest.mark.parametrize("args", [["games"], ["deal", "stapelen", "--seed", "1"], SOLVE,
-                                  ["solve", "etalage", "--seed", "1", "--values", "5"]])
+@pytest.mark.parametrize("args", [
+    ["games"], ["deal", "stapelen", "--seed", "1"], SOLVE, ["solve", "etalage", "--seed", "1", "--values", "5"],
+    ["analyse", "stapelen", "--seed", "1", "--node-limit", "1", "--time-limit", "inf"],  # no clock: no model
+])
 def test_commands_that_run_no_model_do_not_import_or_tools_or_networkx(args):
     """Half a second of imports a command needs only for a CP-SAT model or a reason's graph:
-    `deal`, or a solve the kernel decides, starts without it."""
+    `deal`, a solve the kernel decides, or a search left open where no model may run (asking
+    whether the game has a model must not import it) starts without it."""
     script = ("import sys\nfrom cli.main import run_command\nrun_command()\n"
               "print(sorted(m for m in sys.modules if m.startswith(('ortools', 'networkx', 'pandas'))))")
     done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=60)
