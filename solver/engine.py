@@ -27,6 +27,8 @@ from .words import core_sentence, where
 REFUTATION_DEPTH = 8
 REFUTATION_LINES = 60
 NOT_DECIDED = "Not decided within the budget, so there is nothing to explain yet."
+#: What explain says of a start lost with no short reason: the exhaustive search's word alone.
+SEARCH_REFUTED = "the exhaustive search refuted every line"
 
 
 class Engine:
@@ -105,7 +107,7 @@ class Engine:
         for loser in losers:
             why = self.short_reason(position.start(loser))
             found.append(f"With {loser} starting it is lost: {why}" if why else
-                         f"With {loser} starting it is lost; the exhaustive search refuted every line.")
+                         f"With {loser} starting it is lost; {SEARCH_REFUTED}.")
         return found
 
     def optimum_reasons(self, position, result: OptimumResult, budget: Budget) -> list[str]:
@@ -156,7 +158,9 @@ class Engine:
             return Explanation(result.verdict, self.optimum_reasons(position, result, budget), method)
         if result.verdict == WINNABLE:
             found = self.winnable_reasons(position, result)
-            return Explanation(WINNABLE, found, "rules" if len(found) > 1 else "none")
+            refuted = found[1:]  # why the starters that lose do, as for a lost deal: rules if any has one
+            method = "none" if not refuted else "search" if all(SEARCH_REFUTED in line for line in refuted) else "rules"
+            return Explanation(WINNABLE, found, method)
         if result.verdict == UNKNOWN:
             return Explanation(UNKNOWN, [NOT_DECIDED], "none")
         found = self.reasons(position)

@@ -230,6 +230,22 @@ def test_explain_winnable_and_lost_deals():
     assert lost.to_json() == {"verdict": UNWINNABLE, "reasons": lost.reasons, "method": "rules", "proofs": []}
 
 
+def test_explain_of_a_deal_one_starter_wins_names_how_the_other_start_was_refuted():
+    """`method` says how the losing start was refuted (README: `rules` for short reasons, `search`
+    for the exhaustive search's word alone), as it does for an unwinnable deal."""
+    budget = Budget(time_limit=20)
+    by_rule = ENGINE.explain(rules.deal(998), budget)
+    assert (by_rule.verdict, by_rule.method) == (WINNABLE, "rules")
+    assert by_rule.reasons[1].startswith("With T starting it is lost: ")
+    # Seed 2666: only F starting wins, and T's start has no short reason.
+    by_search = ENGINE.explain(rules.deal(2666), budget)
+    assert by_search.verdict == WINNABLE and by_search.reasons == [
+        "Winnable only with F starting; `winnable solve` prints a winning line.",
+        "With T starting it is lost; the exhaustive search refuted every line.",
+    ]
+    assert by_search.method == "search"
+
+
 def test_explain_falls_back_to_an_unsat_core():
     # Lost with no short reason: found by random play from deal 405.
     position = rules.parse("9D\n6H 2H 2D\n-\n-\n-\n-\n5S\n6C\n-\n-\nTS 7S\n-\n7D QS\nto-move: F\n")
