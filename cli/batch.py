@@ -172,8 +172,9 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
     this line. easy < 6 bits <= medium < 10 bits <= hard. Also reported: the share of
     legal moves that lose, critical moves (exactly one move keeps it winnable, at least
     one loses) and the search effort in nodes.
-    --json prints {"game", "requested", "found", "seeds_examined", "seeds": [FIRST, LAST],
-    "files": [{"path", "seed", "verdict", "difficulty", "reasons"}]}; difficulty is
+    --json prints {"game", "variant", "requested", "found", "seeds_examined", "seeds": [FIRST,
+    LAST], "files": [{"path", "seed", "verdict", "difficulty", "reasons"}]} (variant as survey
+    stores it, '' for the standard rules); difficulty is
     {"band", "bits", "loss_share", "decisions", "legal_moves", "losing_moves",
     "critical_moves", "nodes"} for winnable deals (null when a move stayed undecided:
     the deal is written unrated unless --difficulty asks for a band), reasons a list

@@ -226,3 +226,10 @@ def test_bits_are_never_shown_rounded_up_into_the_next_band(tmp_path):
     assert result.exit_code == 0, result.output
     assert "twaalven-15.txt  easy (5.9 bits)" in result.stdout
     assert "difficulty: easy (5.9 bits)" in (tmp_path / "twaalven-15.txt").read_text(encoding="utf-8")
+
+
+def test_json_has_exactly_the_keys_its_help_lists(tmp_path):
+    data = json.loads(run("--count", "1", "--seeds", "1-2", "--out", str(tmp_path), "--jobs", "1", "--json").stdout)
+    listed = run("--help").output.split("--json prints {", 1)[1].split("\n\n", 1)[0]
+    shown = {key for key in data if f'"{key}"' in listed}
+    assert shown == set(data) == {"game", "variant", "requested", "found", "seeds_examined", "seeds", "files"}
