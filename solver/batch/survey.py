@@ -319,15 +319,15 @@ class Store:
 
     def players(self, game: str, variant: str, seeds: range | None = None) -> list[list[dict]]:
         """Each stored deal's players' values (see SCHEMA) of a game and variant (within `seeds`,
-        if given), by seed, where the game gives them; StoreError for one that is not such JSON
-        (a row edited by hand)."""
+        if given), by seed, where the game gives them; StoreError for one that is not such JSON,
+        or not of as many players as the first deal's (a row edited by hand)."""
         if not self.has_players:
             return []
         sql, args = "SELECT seed, players FROM deals WHERE game = ? AND variant = ? AND players IS NOT NULL", [
             game, variant]
         if seeds is not None:
             sql, args = sql + " AND seed BETWEEN ? AND ?", [*args, seeds.start, seeds.stop - 1]
-        found = []
+        found, first_seed = [], None
         for seed, text in self.db.execute(sql + " ORDER BY seed", args):
             try:
                 players = json.loads(text)
@@ -336,6 +336,12 @@ class Store:
             if not well_formed(players):
                 raise StoreError(f"{self.path}: {game} seed {seed} has players {text!r}, not a list of each "
                                  f"player's {', '.join(PLAYER_KEYS)}")
+            if not found:
+                first_seed = seed
+            elif len(players) != len(found[0]):  # a variant's deals have one number of players
+                many = "player" if len(players) == 1 else "players"
+                raise StoreError(f"{self.path}: {game} seed {seed} has the values of {len(players)} {many}, seed "
+                                 f"{first_seed} of {len(found[0])}")
             found.append(players)
         return found
 

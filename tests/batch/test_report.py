@@ -112,6 +112,10 @@ def test_a_database_is_the_file_its_name_names(tmp_path, monkeypatch, name):
     assert os.listdir(tmp_path) == [name]
 
 
+#: One player's values as a survey stores them (a row's players holds one for each player).
+PLAYER = '{"player": 1, "guaranteed": 2, "guaranteed_bound": 2, "cooperative_best": null, "cooperative_bound": null}'
+
+
 @pytest.mark.parametrize("edit, message", [
     ("UPDATE deals SET seconds = 'abc' WHERE game = 'twaalven' AND seed = 7", "twaalven seed 7 has seconds 'abc'"),
     ("UPDATE deals SET seconds = x'00' WHERE game = 'other' AND seed = 3",
@@ -121,13 +125,15 @@ def test_a_database_is_the_file_its_name_names(tmp_path, monkeypatch, name):
     ("""UPDATE deals SET players = '[{"player": 1}]' WHERE game = 'twaalven' AND seed = 5""",
      """twaalven seed 5 has players '[{"player": 1}]', not a list of each player's player, guaranteed, """),
     ("UPDATE deals SET players = '5' WHERE game = 'twaalven' AND seed = 5", "twaalven seed 5 has players '5', not a"),
+    (f"UPDATE deals SET players = '[{PLAYER}, {PLAYER}]' WHERE game = 'twaalven' AND seed = 5; "
+     f"UPDATE deals SET players = '[{PLAYER}]' WHERE game = 'twaalven' AND seed = 6",
+     "twaalven seed 6 has the values of 1 player, seed 5 of 2"),
 ])
 def test_a_database_edited_by_hand_is_refused_in_one_line(db, tmp_path, edit, message):
     edited = tmp_path / "edited.sqlite"
     shutil.copy(db, edited)
     with closing(sqlite3.connect(edited)) as connection:
-        connection.execute(edit)
-        connection.commit()
+        connection.executescript(edit)
     result = CliRunner().invoke(report, [str(edited)])
     assert result.exit_code == 2 and result.output.startswith(f"Error: {edited}: {message}"), result.output
     assert len(result.output.strip().splitlines()) == 1
