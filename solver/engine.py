@@ -122,6 +122,11 @@ class Engine:
             self._kernel = self.new_kernel(self._kernel_entries)
         return self._kernel
 
+    def forget_kernel(self) -> None:
+        """Drops the kernel and its table: the next search makes them anew (a process forked
+        from one that has searched starts with that one's)."""
+        self._kernel = None
+
     def table_entries(self, mib: int | None = None) -> int:
         """The entries of the largest table the kernels make within `mib` MiB (a power of two of
         slots, at least one); None: the game's own size."""

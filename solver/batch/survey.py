@@ -390,9 +390,15 @@ def solve_chunk(task: tuple) -> list[Row]:
 def _worker_start() -> None:
     """Pool worker set-up: Ctrl-C is the parent's to handle (it stores what it has, then stops
     the pool). Should the parent die, a worker's next read or write on its pipes fails and it ends.
-    The pool has a process per core already, so each runs its searches one at a time."""
+    The pool has a process per core already, so each runs its searches one at a time. A forked
+    worker drops the kernels it inherited: a kernel solving again the deal it solved last reuses
+    that search's table, so the parent's last deal would get another row than from a fresh process."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parallel.search_threads = 1
+    from ..registry import GAMES
+
+    for entry in GAMES.values():
+        entry.engine.forget_kernel()
 
 
 Mapper = Callable[..., Iterator]

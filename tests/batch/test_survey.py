@@ -237,6 +237,20 @@ def refuse(task):
     raise ValueError(f"task {task} refused")
 
 
+def test_pool_workers_do_not_inherit_the_kernels_of_the_process_that_forks_them():
+    """A kernel solving again the deal it solved last reuses that search's table (seed 2: 67
+    nodes, not 127). Forked from a process that had just solved a deal (the API, a test), a
+    worker started with that kernel, and its row of the deal was not a fresh process's."""
+    task = ("twaalven", "", [2], 30.0, 0, None)
+    surveying.solve_chunk(("twaalven", "", [3], 30.0, 0, None))
+    [fresh] = surveying.solve_chunk(task)
+    [again] = surveying.solve_chunk(task)
+    assert again.nodes != fresh.nodes
+    with surveying.workers(2) as run_tasks:
+        [[forked]] = list(run_tasks(surveying.solve_chunk, [task]))
+    assert forked._replace(seconds=None) == fresh._replace(seconds=None)
+
+
 @pytest.mark.parametrize("ordered", [False, True])
 def test_a_workers_error_reaches_the_caller(ordered):
     with surveying.workers(2) as run_tasks, pytest.raises(ValueError, match="task 1 refused"):
