@@ -3,8 +3,8 @@
 Rows live in SQLite (WAL mode), UNIQUE(game, variant, seed): a survey asks the store which seeds
 of its range are done and solves only the others, so it resumes after Ctrl-C, a crash or kill -9
 without redoing or duplicating a stored deal. Rows are committed in batched transactions (at
-least every COMMIT_EVERY seconds), so an interrupt loses at most the deals still in flight, and
-never leaves a half-written row. The workers are local processes or, with an address, a Dask
+least every COMMIT_EVERY seconds), so an interrupt loses at most the deals still in flight (a
+task's deals: CHUNK_SECONDS of their time limit, or one deal), and never leaves a half-written row. The workers are local processes or, with an address, a Dask
 distributed cluster; the functions they run are plain top-level functions (spawn-safe).
 """
 
@@ -37,6 +37,10 @@ MAX_SEED = 2**63 - 1
 SCHEMA_VERSION = 2
 COMMIT_EVERY = 0.25  # seconds between transactions while results stream in
 CHUNK = 64  # deals per task handed to a worker, at most
+#: A task's rows reach the store only when the whole task ends (Ctrl-C, a crash or kill -9 loses
+#: the deals of the tasks in flight, finished ones too), so a task holds at most as many deals as
+#: take this many seconds of their time limit: with 30 s a deal, one.
+CHUNK_SECONDS = 1.0
 #: Tasks handed to the workers and not yet done, at most, per worker: Pool.imap would read every
 #: task of a range at once, and a range may hold more seeds than memory.
 WINDOW = 64
@@ -525,8 +529,10 @@ def pending(store: Store, game: str, variant: str, seeds: range, retry_unknown: 
 
 def tasks(game: str, variant: str, todo: Pending, budget: tuple, jobs: int) -> Iterator[tuple]:
     """Chunks of seeds as worker tasks, made as they are needed: small enough to keep every
-    worker busy to the end."""
-    size = max(1, min(CHUNK, todo.count // (8 * max(1, jobs))))
+    worker busy to the end, and to lose little finished work to an interrupt (CHUNK_SECONDS)."""
+    time_limit = budget[0]
+    by_time = 1 if time_limit is None or time_limit >= CHUNK_SECONDS else int(CHUNK_SECONDS / time_limit)
+    size = max(1, min(CHUNK, todo.count // (8 * max(1, jobs)), by_time))
     return ((game, variant, chunk, *budget) for chunk in batches(todo, size))
 
 

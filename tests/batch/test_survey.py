@@ -3,6 +3,7 @@ real kill -9 and after Ctrl-C, the Wilson interval, bad input, and a Dask cluste
 
 import hashlib
 import json
+import math
 import os
 import random
 import signal
@@ -182,6 +183,35 @@ def test_rows_received_before_an_interrupt_are_committed(tmp_path):
         left = surveying.pending(store, "twaalven", "", range(1, 100))
         first_left = 1 + 2 * len(work[0][2])
         assert left.count == 100 - first_left and list(left) == list(range(first_left, 100))
+
+
+def test_ctrl_c_in_the_middle_of_a_task_keeps_the_deals_it_finished(tmp_path, monkeypatch):
+    """A task's rows reach the store only when the whole task ends, so deals that may take their
+    whole time limit go one to a task: `survey --seeds 1-200` interrupted at its third deal, with
+    30 s a deal, had stored nothing (a task held 25 deals), though the help promises every deal
+    finished so far."""
+    solved = []
+
+    def third_deal_interrupted(entry, variant, seed, budget):
+        solved.append(seed)
+        if len(solved) == 3:
+            raise KeyboardInterrupt
+        return Row("twaalven", "", seed, WINNABLE, "T", None, 1, 0.1, "dfs", ""), None, None
+
+    monkeypatch.setattr(surveying, "solve_seed", third_deal_interrupted)
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        todo = surveying.pending(store, "twaalven", "", range(1, 201))
+        with surveying.workers(1) as run_tasks, pytest.raises(KeyboardInterrupt):
+            surveying.run(store, "twaalven", "", todo, run_tasks, time_limit=30.0)
+        assert [row.seed for row in store.rows()] == [1, 2]
+
+
+def test_quick_deals_still_go_many_to_a_task(tmp_path):
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        todo = surveying.pending(store, "twaalven", "", range(1, 10_001))
+        sizes = {time_limit: len(next(surveying.tasks("twaalven", "", todo, (time_limit, 0, None), jobs=2))[2])
+                 for time_limit in (None, math.inf, 30.0, 1.0, 0.1, 0.001)}
+    assert sizes == {None: 1, math.inf: 1, 30.0: 1, 1.0: 1, 0.1: 10, 0.001: surveying.CHUNK}
 
 
 def test_a_resumed_range_is_read_a_window_at_a_time_and_skips_exactly_the_stored_seeds(tmp_path, monkeypatch):
