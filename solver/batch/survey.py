@@ -426,8 +426,27 @@ def workers(jobs: int, cluster: str | None = None) -> Iterator[Mapper]:
         try:
             yield lambda function, tasks, ordered=False: _as_they_end(pool, function, tasks, WINDOW * jobs, ordered)
         finally:
-            pool.terminate()
-            pool.join()
+            with ctrl_c_deferred():  # Ctrl-C pressed again must not leave the workers running
+                pool.terminate()
+                pool.join()
+
+
+@contextmanager
+def ctrl_c_deferred() -> Iterator[None]:
+    """Runs the block to its end: a Ctrl-C meanwhile is raised as KeyboardInterrupt once it has
+    (only the main thread receives signals, and a handler not set from Python cannot be put back;
+    elsewhere the block runs as it is)."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+        yield
+        return
+    pressed = []
+    previous = signal.signal(signal.SIGINT, lambda *_: pressed.append(True))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed:
+        raise KeyboardInterrupt
 
 
 def _as_they_end(pool, function: Callable, tasks: Iterable, limit: int, ordered: bool) -> Iterator:

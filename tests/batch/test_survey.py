@@ -4,6 +4,7 @@ real kill -9 and after Ctrl-C, the Wilson interval, bad input, and a Dask cluste
 import hashlib
 import json
 import math
+import multiprocessing.pool
 import os
 import random
 import signal
@@ -265,6 +266,28 @@ def test_ordered_results_keep_the_order_of_the_tasks_when_the_first_ends_last(mo
 
 def refuse(task):
     raise ValueError(f"task {task} refused")
+
+
+def test_a_second_ctrl_c_while_the_pool_stops_still_stops_its_workers(monkeypatch):
+    """Ctrl-C pressed again while the pool was being stopped cut its stopping short: the survey
+    exited 130 and left its workers running their tasks, which printed BrokenPipeError
+    tracebacks on reaching the dead parent, maybe hours later."""
+    pools, terminate = [], multiprocessing.pool.Pool.terminate
+
+    def second_ctrl_c_then_terminate(pool):
+        pools.append(pool)
+        os.kill(os.getpid(), signal.SIGINT)
+        terminate(pool)
+
+    monkeypatch.setattr(multiprocessing.pool.Pool, "terminate", second_ctrl_c_then_terminate)
+    try:
+        with pytest.raises(KeyboardInterrupt), surveying.workers(2) as run_tasks:
+            assert sorted(run_tasks(wait_then_echo, [1, 2])) == [1, 2]
+            raise KeyboardInterrupt  # the first Ctrl-C
+        assert [process.is_alive() for process in pools[0]._pool] == [False, False]
+    finally:  # without the fix, stop what it left running
+        terminate(pools[0])
+        pools[0].join()
 
 
 def test_pool_workers_do_not_inherit_the_kernels_of_the_process_that_forks_them():
