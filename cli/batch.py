@@ -86,10 +86,11 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
 
     \b
     Rows (table `deals`, UNIQUE(game, variant, seed)): game, variant ('' for the
-    standard rules, else the options given, e.g. 'players=3 expert'), seed, verdict, starters (winning starters, comma-separated),
-    score (NULL unless the game scores), nodes, seconds (to deal and solve), method,
-    solution (one move per line, the game's notation), players (JSON, NULL unless the
-    game values every player: Etalage's guarantees and cooperative bests, with bounds).
+    standard rules, else the options given, e.g. 'players=3 expert'), seed, verdict,
+    starters (winning starters, comma-separated), score (NULL unless the game scores),
+    nodes, seconds (to deal and solve), method, solution (one move per line, the game's
+    notation), players (JSON, NULL unless the game values every player: Etalage's
+    guarantees and cooperative bests, with bounds).
     --json prints {"game", "variant", "seeds": [FIRST, LAST], "deals", "new",
     "verdicts": {"winnable", "unwinnable", "unknown"}, "winnable_share",
     "wilson_low", "wilson_high", "wall_seconds", "players"}: deals counts the whole range
