@@ -124,6 +124,18 @@ def plot_format(path: str) -> str | None:
     return suffix if suffix in PLOT_FORMATS else None
 
 
+#: Markers and line styles that tell apart the groups whose colours repeat (matplotlib's cycle
+#: has ten colours): the 11th group's is the 1st's colour, with the next marker and line style.
+MARKERS = ("o", "s", "^", "D")
+LINE_STYLES = ("-", ":", "-.", (0, (6, 2, 1, 2, 1, 2)))
+
+
+def style(index: int) -> tuple[str, str, object]:
+    """The colour, marker and line style of the index-th group of a plot."""
+    turn = index // 10 % len(MARKERS)
+    return f"C{index % 10}", MARKERS[turn], LINE_STYLES[turn]
+
+
 def plot(report: list[Group], file_format: str) -> bytes:
     """A figure with two panels: the winnable share of each game and variant with its interval,
     and the distribution of solve times (log scale), in `file_format` (one of PLOT_FORMATS)."""
@@ -135,9 +147,10 @@ def plot(report: list[Group], file_format: str) -> bytes:
     for y, group in enumerate(report):
         summary = group.summary
         low, high = summary.interval
+        color, marker, _ = style(y)
         shares.errorbar(
             100 * summary.share, y, xerr=[[100 * max(0.0, summary.share - low)], [100 * max(0.0, high - summary.share)]],
-            fmt="o", capsize=6, color=f"C{y}",
+            fmt=marker, capsize=6, color=color,
         )
         shares.annotate(
             f"{100 * summary.share:.2f}% of {summary.deals}  [{100 * low:.2f}, {100 * high:.2f}]",
@@ -153,8 +166,10 @@ def plot(report: list[Group], file_format: str) -> bytes:
     largest = max(smallest * 10, max(group.seconds[-1] for group in report))
     edges = [smallest * (largest / smallest) ** (i / 40) for i in range(41)]
     for y, group in enumerate(report):
-        times.hist(group.seconds, bins=edges, histtype="step", linewidth=1.5, color=f"C{y}", label=names[y])
-        times.axvline(percentile(group.seconds, 0.5), color=f"C{y}", linestyle="--", linewidth=1)
+        color, _, line_style = style(y)
+        times.hist(group.seconds, bins=edges, histtype="step", linewidth=1.5, color=color, linestyle=line_style,
+                   label=names[y])
+        times.axvline(percentile(group.seconds, 0.5), color=color, linestyle="--", linewidth=1)
     times.set_xscale("log")
     times.set_yscale("log")
     times.set_xlabel("seconds per deal (dashed: median)")

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.batch import report, survey
-from solver.batch.report import percentile
+from solver.batch.report import percentile, style
 from puzzles import etalage
 from solver.batch.survey import SCHEMA, Row, Store, wilson
 from tests.conftest import read_only
@@ -59,6 +59,14 @@ def test_plot_is_a_png_with_content(db, tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(data) > 30_000  # two panels of axes, bars, text and histograms, not a blank canvas
     assert [p.name for p in tmp_path.iterdir()] == ["winnability.png"]  # no temporary left over
+
+
+def test_every_group_of_a_plot_has_a_style_of_its_own():
+    """matplotlib's colours repeat after ten, and a report of more groups drew the 11th in the
+    1st's colour and style, the two alike in the figure and its legend."""
+    styles = [style(index) for index in range(40)]
+    assert len(set(map(repr, styles))) == 40
+    assert styles[0] == ("C0", "o", "-") and styles[10][0] == "C0"
 
 
 @pytest.mark.parametrize("name, start", [("plot.svg", b"<?xml"), ("plot.pdf", b"%PDF"), ("plot.PNG", b"\x89PNG")])
