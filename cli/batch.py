@@ -149,7 +149,7 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
 @click.option("--out", "out_dir", metavar="DIR", required=True, help="Directory for the deal files (created if missing).")
 @click.option("--difficulty", type=click.Choice(list(generating.BANDS)), help="Only deals of this band (default: any).")
 @click.option("--unwinnable", is_flag=True, help="Proven-unwinnable deals with their explanation instead.")
-@click.option("--pictures", is_flag=True, help="Also write a picture of each deal beside its file (GAME-SEED.svg).")
+@click.option("--pictures", is_flag=True, help="Also write a picture of each deal beside its file (its name, .svg).")
 @seeds_option("1-100000")
 @jobs_option
 @with_game_options("rules", "solve")
@@ -160,8 +160,10 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
 
     Seeds are tried in order from --seeds, which also bounds the search: when the range
     runs out first, fewer than COUNT files are written and the command says so (exit 0).
-    Each file is DIR/GAME-SEED.txt: comment lines with the verdict, the difficulty and the
-    solution (replayed by the reference rules) or the explanation, then the deal, so
+    Each file is DIR/GAME-SEED.txt (for a variant DIR/GAME-VARIANT-SEED.txt, its options
+    joined by '-', e.g. etalage-players=4-7.txt, so that variants written to one directory
+    do not replace each other's deals): comment lines with the verdict, the difficulty and
+    the solution (replayed by the reference rules) or the explanation, then the deal, so
     `winnable solve GAME FILE` reads it (a comment names the variant's options, e.g.
     --players 3, to give it). --time-limit and --node-limit apply to each deal (its
     solve and its difficulty measurement).
@@ -206,7 +208,7 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
             for chunk_size, found in run_tasks(generating.examine_chunk, work, ordered=True):
                 examined += chunk_size
                 for deal in found[:count - len(written)]:
-                    path = os.path.join(out_dir, f"{entry.name}-{deal.seed}.txt")
+                    path = os.path.join(out_dir, "-".join([entry.name, *variant.split(), f"{deal.seed}.txt"]))
                     write_file(path, deal.text)
                     if pictures:
                         write_file(path.removesuffix(".txt") + ".svg",

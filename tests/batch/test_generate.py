@@ -138,6 +138,20 @@ def test_a_range_of_more_seeds_than_memory_holds_is_read_as_it_is_needed(tmp_pat
     assert sorted(os.listdir(tmp_path)) == ["twaalven-1.txt", "twaalven-2.txt"]
 
 
+def test_variants_written_to_one_directory_keep_their_own_files(tmp_path):
+    """A variant's files are named by it, so that generating another variant into the same
+    directory does not replace them (both used to be etalage-1.txt)."""
+    for variant in (["--values", "4"], ["--values", "5", "--guarantees-only"]):
+        result = CliRunner().invoke(main, ["generate", "etalage", *variant, "--count", "1", "--seeds", "1-1",
+                                           "--out", str(tmp_path), "--jobs", "1", "--pictures"])
+        assert result.exit_code == 0, result.output
+    assert sorted(os.listdir(tmp_path)) == [
+        "etalage-values=4-1.svg", "etalage-values=4-1.txt",
+        "etalage-values=5-guarantees-only-1.svg", "etalage-values=5-guarantees-only-1.txt",
+    ]
+    assert "# variant: values=4 (solve this file with --values 4)" in (tmp_path / "etalage-values=4-1.txt").read_text()
+
+
 def test_the_last_seeds_a_deal_takes_are_generated(tmp_path):
     """generate stores no seed, so it takes every seed `deal` does, up to 2^64 - 1 (a survey
     stops at 2^63 - 1)."""
