@@ -56,7 +56,8 @@ class Engine:
 
     @property
     def sat(self):
-        """The game's CP-SAT module (see `sat_module`), or None."""
+        """The game's CP-SAT module (see `sat_module`), or None. Reading it imports the module:
+        ask `sat_module` whether the game has one (`self.sat is None` cost half a second)."""
         return None if self.sat_module is None else importlib.import_module(self.sat_module)
 
     # --- hooks --------------------------------------------------------------------------------
