@@ -77,7 +77,8 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     Deals already in the database are skipped, so rerunning the same command resumes an
     interrupted or crashed survey without redoing or duplicating a deal; with
     --retry-unknown the deals stored as 'unknown' are solved again (with the budget given
-    now) and their rows replaced. A game's variant options (--players 3, --rows 6, ...)
+    now) and their rows replaced where the new solve proves no less (a verdict, or no
+    proven interval wider). A game's variant options (--players 3, --rows 6, ...)
     survey that variant, stored beside the others; so do its solve options
     (--guarantees-only, --maximise U), which change what a row holds. Prints the
     winnable share of the range with its Wilson 95% interval, whose low end counts
@@ -87,14 +88,16 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     \b
     Rows (table `deals`, UNIQUE(game, variant, seed)): game, variant ('' for the
     standard rules, else the options given, e.g. 'players=3 expert'), seed, verdict,
-    starters (winning starters, comma-separated), score (NULL unless the game scores),
-    nodes, seconds (to deal and solve), method, solution (one move per line, the game's
-    notation), players (JSON, NULL unless the game values every player: Etalage's
-    guarantees and cooperative bests, with bounds).
+    starters (winning starters, comma-separated), score (an optimisation's best value
+    found, NULL unless the game scores), nodes, seconds (to deal and solve), method,
+    solution (one move per line, the game's notation), players (JSON, NULL unless the
+    game values every player: Etalage's guarantees and cooperative bests, with bounds),
+    score_bound (the score's proven bound: optimal where equal; NULL with no score).
     --json prints {"game", "variant", "seeds": [FIRST, LAST], "deals", "new",
     "verdicts": {"winnable", "unwinnable", "unknown"}, "winnable_share",
-    "wilson_low", "wilson_high", "wall_seconds", "players"}: deals counts the whole range
-    (stored before or now), new those solved by this run; players as in report --json.
+    "wilson_low", "wilson_high", "wall_seconds", "players", "scores"}: deals counts the
+    whole range (stored before or now), new those solved by this run; players and scores
+    as in report --json.
     """
     entry = game_choice(game_name)
     variant = variant_of(entry, given)
@@ -123,12 +126,12 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
             size = seeds.stop - seeds.start  # len() stops at 2**63 - 1 seeds
             interrupted(f"{stored} of {size} deals of the range are stored in {shown(db_path)}; rerun to resume")
         summary = store.summary(entry.name, variant, seeds)
-        seats = reporting.Seats.of(store.players(entry.name, variant, seeds))
+        seats, scores = reporting.values(store, entry.name, variant, seeds)
     wall = time.perf_counter() - started
     if as_json:
         emit_json({
             **summary.to_json(), "seeds": [seeds.start, seeds.stop - 1], "new": new, "wall_seconds": round(wall, 3),
-            "players": seats and seats.to_json(),
+            "players": seats and seats.to_json(), "scores": scores and scores.to_json(),
         })
         return
     low, high = summary.interval
@@ -139,8 +142,9 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     click.echo(counts)
     click.echo(f"winnable {100 * summary.share:.2f}% (Wilson 95%: {100 * low:.2f}-{100 * high:.2f}%, "
                "unknown deals counted both ways)")
-    if seats:
-        click.echo(seats.line())
+    for block in (seats, scores):
+        if block:
+            click.echo(block.line())
 
 
 @click.command(epilog=EXIT_CODES)
@@ -251,10 +255,14 @@ def report(db_path, plot_path, as_json):
     \b
     --json prints {"groups": [{"game", "variant", "deals", "verdicts": {"winnable",
     "unwinnable", "unknown"}, "winnable_share", "wilson_low", "wilson_high",
-    "seconds": {"median", "p90", "p99", "max", "mean", "total"}, "players"}]};
+    "seconds": {"median", "p90", "p99", "max", "mean", "total"}, "players", "scores"}]};
     "players" is null but for a game that values every player (Etalage):
     {"deals", "exact_deals", "mean_guaranteed" (by seat, over the exact deals),
-    "pairs", "cooperative_above", "cooperative_not_above", "undecided", "not_searched"}.
+    "pairs", "cooperative_above", "cooperative_not_above", "undecided", "not_searched"};
+    "scores" is null but for an optimisation that values no player one by one (The
+    Game's fewest cards left, Sir Tommy's --maximise): {"deals", "optimal" (score
+    proven optimal), "mean_optimal", "mean_gap" (of the others, score to proven bound),
+    "no_bound" (rows stored before the bound was)}.
     """
     if plot_path is not None and reporting.plot_format(plot_path) is None:
         *others, last = (f".{suffix}" for suffix in reporting.PLOT_FORMATS)

@@ -203,6 +203,11 @@ class SolveResult:
         return None
 
     @property
+    def score_bound(self) -> int | None:
+        """What a survey stores as the proven bound on the score: None for a decision."""
+        return None
+
+    @property
     def player_values(self) -> list[dict] | None:
         """What a survey stores as each player's values (a dict of PLAYER_KEYS each, JSON-ready),
         for games that value every player; None for the others."""
@@ -288,6 +293,10 @@ class OptimumResult(SolveResult):
     @property
     def score(self) -> int | None:
         return self.value
+
+    @property
+    def score_bound(self) -> int | None:
+        return self.bound
 
     def to_json(self) -> dict:
         data = super().to_json()

@@ -1,7 +1,7 @@
 """Reports on a survey database: per game and variant, the deals, the winnable share with its
 Wilson interval (unknown deals counted both ways) and the distribution of solve times, and for a
-game that values every player (Etalage) the mean guarantee by seat; as a table, as JSON, or as
-a matplotlib figure."""
+game that values every player (Etalage) the mean guarantee by seat, for an optimisation how
+many scores are proven optimal; as a table, as JSON, or as a matplotlib figure."""
 
 from __future__ import annotations
 
@@ -66,12 +66,52 @@ class Seats:
 
 
 @dataclass
+class Scores:
+    """An optimisation's scores over a group's deals (a survey row's `score`, the best value its
+    line reaches, and `score_bound`, the proven bound): how many are proven optimal, their
+    mean, and how far the others are from their bounds."""
+
+    deals: int  # with a score
+    optimal: int  # score equal to its bound
+    mean_optimal: float | None  # the mean of the optimal scores
+    mean_gap: float | None  # the mean distance from score to bound of the others that have a bound
+    no_bound: int  # rows stored before the bound was (schema version 3)
+
+    @classmethod
+    def of(cls, scores: list[tuple[int, int | None]]) -> Scores | None:
+        if not scores:
+            return None
+        optimal = [score for score, bound in scores if score == bound]
+        gaps = [abs(bound - score) for score, bound in scores if bound is not None and bound != score]
+        return cls(len(scores), len(optimal), sum(optimal) / len(optimal) if optimal else None,
+                   sum(gaps) / len(gaps) if gaps else None, sum(bound is None for _, bound in scores))
+
+    def to_json(self) -> dict:
+        def rounded(mean):
+            return None if mean is None else round(mean, 6)
+
+        return {"deals": self.deals, "optimal": self.optimal, "mean_optimal": rounded(self.mean_optimal),
+                "mean_gap": rounded(self.mean_gap), "no_bound": self.no_bound}
+
+    def line(self) -> str:
+        text = f"score proven optimal in {self.optimal} of {self.deals} deals"
+        if self.optimal:
+            text += f" (mean {self.mean_optimal:.2f})"
+        if self.mean_gap is not None:
+            text += f"; the others within {self.mean_gap:.2f} of their proven bounds on average"
+        if self.no_bound:
+            text += f"; {self.no_bound} stored without a bound (before schema version 3)"
+        return text
+
+
+@dataclass
 class Group:
     """The stored deals of one game and variant."""
 
     summary: Summary
     seconds: list[float]  # ascending
     seats: Seats | None = None  # for a game that values every player
+    scores: Scores | None = None  # for an optimisation
 
     def times(self) -> dict:
         s = self.seconds
@@ -81,13 +121,21 @@ class Group:
         }
 
     def to_json(self) -> dict:
-        return {**self.summary.to_json(), "seconds": self.times(), "players": self.seats and self.seats.to_json()}
+        return {**self.summary.to_json(), "seconds": self.times(), "players": self.seats and self.seats.to_json(),
+                "scores": self.scores and self.scores.to_json()}
 
 
 def groups(store: Store) -> list[Group]:
     """One Group per (game, variant) in the store, by game and variant."""
-    return [Group(store.summary(game, variant), store.seconds(game, variant), Seats.of(store.players(game, variant)))
+    return [Group(store.summary(game, variant), store.seconds(game, variant), *values(store, game, variant))
             for game, variant in store.groups()]
+
+
+def values(store: Store, game: str, variant: str, seeds: range | None = None) -> tuple[Seats | None, Scores | None]:
+    """The Seats of a game that values every player, or else the Scores of an optimisation (a
+    row's score there is the player to move's guarantee, which the seats say with the rest)."""
+    seats = Seats.of(store.players(game, variant, seeds))
+    return seats, None if seats else Scores.of(store.scores(game, variant, seeds))
 
 
 def label(summary: Summary) -> str:
@@ -111,7 +159,8 @@ def table(report: list[Group]) -> str:
         "  ".join(cell.ljust(width) if i == 0 else cell.rjust(width) for i, (cell, width) in enumerate(zip(line, widths)))
         for line in lines
     ]
-    return "\n".join(rows + [f"{label(group.summary)}: {group.seats.line()}" for group in report if group.seats])
+    notes = [f"{label(group.summary)}: {block.line()}" for group in report for block in (group.seats, group.scores) if block]
+    return "\n".join(rows + notes)
 
 
 #: The file formats a plot is written in, each chosen by its suffix (.png, ...).

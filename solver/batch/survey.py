@@ -33,8 +33,8 @@ from ..result import PLAYER_KEYS, UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
 #: SQLite integers are signed 64-bit, so stored seeds stop at 2^63 - 1.
 MAX_SEED = 2**63 - 1
-#: 2 added the column `players`; a database of version 1 gets it when a survey opens it.
-SCHEMA_VERSION = 2
+#: 2 added the column `players`, 3 `score_bound`; an older database gets them when a survey opens it.
+SCHEMA_VERSION = 3
 COMMIT_EVERY = 0.25  # seconds between transactions while results stream in
 CHUNK = 64  # deals per task handed to a worker, at most
 #: A task's rows reach the store only when the whole task ends (Ctrl-C, a crash or kill -9 loses
@@ -60,9 +60,15 @@ CREATE TABLE IF NOT EXISTS deals (
     solution TEXT    NOT NULL,  -- the winning line, one move per line in the game's notation
     players  TEXT,              -- JSON: each player's values, for games that value every player
                                 -- (Etalage: guaranteed and cooperative best, each with its bound)
+    score_bound INTEGER,        -- an optimisation's proven bound on its score (no line does
+                                -- better): the score is optimal where they are equal; NULL otherwise
     UNIQUE (game, variant, seed)
 );
 """
+
+
+#: The SQL types of the columns added since schema version 1.
+COLUMN_TYPES = {"players": "TEXT", "score_bound": "INTEGER"}
 
 
 class StoreError(WinnableError):
@@ -83,10 +89,11 @@ class Row(NamedTuple):
     method: str
     solution: str
     players: str | None = None  # JSON, see SCHEMA
+    score_bound: int | None = None
 
 
-#: The columns of a database of schema version 1, which had no `players`.
-VERSION_1_COLUMNS = Row._fields[:-1]
+#: The columns of each schema version, in order: 1 had no `players`, 2 no `score_bound`.
+COLUMNS_OF_VERSION = {1: Row._fields[:-2], 2: Row._fields[:-1], SCHEMA_VERSION: Row._fields}
 
 
 def well_formed(players) -> bool:
@@ -98,6 +105,36 @@ def well_formed(players) -> bool:
     return isinstance(players, list) and all(
         isinstance(p, dict) and set(PLAYER_KEYS) <= p.keys() and all(number(p[key]) for key in PLAYER_KEYS[:3])
         and all(number(p[key], True) for key in PLAYER_KEYS[3:]) for p in players)
+
+
+def within(new: tuple, old: tuple) -> bool:
+    """Whether the interval between new's two ends (a value found and its proven bound, in
+    either order) lies within old's; anything lies within an interval that is not known."""
+    if None in old:
+        return True
+    return None not in new and min(old) <= min(new) and max(new) <= max(old)
+
+
+def proves_no_less(verdict, score, score_bound, players, old_score, old_bound, old_players) -> bool:
+    """Whether a deal's new row proves at least what its stored `unknown` row did, so that it
+    may replace it: it is decided, or none of its proven intervals (the score and its bound,
+    each player's guarantee and cooperative best) is wider. A retry under another budget may
+    prove less than the first solve, and a stored proof is not to be lost. (An SQL function of
+    `Store.add`: it does not raise, and an old row it cannot read is replaced.)"""
+    if verdict != UNKNOWN:
+        return True
+    try:
+        if not within((score, score_bound), (old_score, old_bound)):
+            return False
+        if old_players is None:
+            return True
+        new_values, old_values = json.loads(players), json.loads(old_players)
+        return len(new_values) == len(old_values) and all(
+            within((new[value], new[bound]), (old[value], old[bound]))
+            for new, old in zip(new_values, old_values)
+            for value, bound in (("guaranteed", "guaranteed_bound"), ("cooperative_best", "cooperative_bound")))
+    except (TypeError, ValueError, KeyError):
+        return True
 
 
 def seed_range(text: str, highest: int = MAX_SEED) -> range:
@@ -238,21 +275,22 @@ class Store:
         if version == 0:
             self.db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
             version = SCHEMA_VERSION
-        if version not in (1, SCHEMA_VERSION):
-            raise StoreError(f"{self.path}: schema version {version}; this winnable reads versions 1 and "
-                             f"{SCHEMA_VERSION}")
-        expected = VERSION_1_COLUMNS if version == 1 else Row._fields
+        if version not in COLUMNS_OF_VERSION:
+            raise StoreError(f"{self.path}: schema version {version}; this winnable reads versions "
+                             f"{', '.join(map(str, COLUMNS_OF_VERSION))}")
+        expected = COLUMNS_OF_VERSION[version]
         columns = tuple(name for _, name, *_ in self.db.execute("PRAGMA table_info(deals)"))
         if columns != expected:
             raise StoreError(f"{self.path}: not a results database (no table deals with the columns "
                              f"{', '.join(expected)})")
-        if version == 1 and not read_only:  # every row kept; their players unknown (NULL)
-            self.db.executescript("BEGIN IMMEDIATE; ALTER TABLE deals ADD COLUMN players TEXT; "
-                                  f"PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+        missing = [name for name in Row._fields if name not in columns]
+        if missing and not read_only:  # every row kept; their new columns unknown (NULL)
+            added = " ".join(f"ALTER TABLE deals ADD COLUMN {name} {COLUMN_TYPES[name]};" for name in missing)
+            self.db.executescript(f"BEGIN IMMEDIATE; {added} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
             columns = Row._fields
-        #: a version-1 database read as it is has no column players
-        self.has_players = columns == Row._fields
-        self.columns = ", ".join(columns) + ("" if self.has_players else ", NULL")
+        #: an older database read as it is lacks the newer columns, read as NULL
+        self.has_players, self.has_score_bound = "players" in columns, "score_bound" in columns
+        self.columns = ", ".join(name if name in columns else "NULL" for name in Row._fields)
         if not read_only:
             self.db.execute("PRAGMA journal_mode=WAL")  # kept in the file, but a copy may have lost it
             self.db.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a crash still keeps every commit
@@ -268,14 +306,17 @@ class Store:
 
     def add(self, rows: list[Row]) -> None:
         """Stores rows in one transaction. A seed already stored keeps its first row, unless
-        that row is `unknown` (a retry with a bigger budget replaces it)."""
+        that row is `unknown` and the new one proves no less (a retry with a bigger budget
+        replaces it; see `proves_no_less`)."""
         if rows:
+            self.db.create_function("proves_no_less", 7, proves_no_less, deterministic=True)
             with self.db:
                 self.db.executemany(
                     f"INSERT INTO deals VALUES ({', '.join('?' * len(Row._fields))}) "
                     f"ON CONFLICT (game, variant, seed) DO UPDATE SET "
                     f"{', '.join(f'{name} = excluded.{name}' for name in Row._fields[3:])} "
-                    f"WHERE deals.verdict = '{UNKNOWN}'",
+                    f"WHERE deals.verdict = '{UNKNOWN}' AND proves_no_less(excluded.verdict, excluded.score, "
+                    "excluded.score_bound, excluded.players, deals.score, deals.score_bound, deals.players)",
                     rows,
                 )
 
@@ -320,6 +361,23 @@ class Store:
             deal = f"{game} ({variant}) seed {rows[-1][0]}" if variant else f"{game} seed {rows[-1][0]}"
             raise StoreError(f"{self.path}: {deal} has seconds {rows[-1][1]!r}, not a number")
         return [seconds for _, seconds in rows]
+
+    def scores(self, game: str, variant: str, seeds: range | None = None) -> list[tuple[int, int | None]]:
+        """Each stored deal's score and its proven bound (None in a row stored before schema
+        version 3) of a game and variant (within `seeds`, if given), by seed, where the game
+        gives them; StoreError for one that is not an integer (a row edited by hand)."""
+        bound = "score_bound" if self.has_score_bound else "NULL"
+        sql, args = f"SELECT seed, score, {bound} FROM deals WHERE game = ? AND variant = ? AND score IS NOT NULL", [
+            game, variant]
+        if seeds is not None:
+            sql, args = sql + " AND seed BETWEEN ? AND ?", [*args, seeds.start, seeds.stop - 1]
+        found = []
+        for seed, score, bound in self.db.execute(sql + " ORDER BY seed", args):
+            for name, value in (("score", score), ("score_bound", bound)):
+                if not (isinstance(value, int) or value is None and name == "score_bound"):
+                    raise StoreError(f"{self.path}: {game} seed {seed} has {name} {value!r}, not an integer")
+            found.append((score, bound))
+        return found
 
     def players(self, game: str, variant: str, seeds: range | None = None) -> list[list[dict]]:
         """Each stored deal's players' values (see SCHEMA) of a game and variant (within `seeds`,
@@ -377,7 +435,7 @@ def solve_seed(entry, variant: str, seed: int, budget: Budget) -> tuple[Row, obj
     row = Row(
         entry.name, variant, seed, result.verdict, ",".join(map(str, result.starters)), result.score,
         result.stats.nodes, seconds, result.stats.method, "\n".join(map(str, result.solution)),
-        None if players is None else json.dumps(players),
+        None if players is None else json.dumps(players), result.score_bound,
     )
     return row, position, result
 

@@ -181,27 +181,43 @@ def test_etalage_seats_are_the_reference_search_s_guarantees(tmp_path):
     assert {p["cooperative_best"] for deal in stored for p in deal} == {None}
 
 
-def test_a_database_of_schema_version_1_keeps_its_rows(db, tmp_path):
-    """A database of version 1 (before the column players) is read as it is, and a survey that
-    writes to it adds the column, keeping every row."""
+#: The schema of each older version: 1 had no column players, 2 no score_bound.
+OLDER_SCHEMAS = {
+    1: SCHEMA.replace("players  TEXT,", "").replace("score_bound INTEGER,", ""),
+    2: SCHEMA.replace("score_bound INTEGER,", ""),
+}
+
+
+@pytest.mark.parametrize("version", sorted(OLDER_SCHEMAS))
+def test_an_older_database_keeps_its_rows(version, tmp_path):
+    """A database of an older schema version is read as it is, and a survey that writes to it
+    adds the newer columns, keeping every row (their new values unknown)."""
     old = tmp_path / "old.sqlite"
     with closing(sqlite3.connect(old)) as connection:
-        connection.executescript(SCHEMA.replace("players  TEXT,", "").replace("PRAGMA", "") +
-                                 "PRAGMA user_version = 1;")
-        connection.execute("INSERT INTO deals VALUES ('twaalven', '', 3, 'winnable', 'T', NULL, 5, 0.5, 'dfs', 'x')")
+        connection.executescript(OLDER_SCHEMAS[version].replace("PRAGMA", "") + f"PRAGMA user_version = {version};")
+        players = ", NULL" if version == 2 else ""
+        connection.execute(f"INSERT INTO deals VALUES ('twaalven', '', 3, 'winnable', 'T', NULL, 5, 0.5, 'dfs', 'x'"
+                           f"{players})")
+        connection.execute(f"INSERT INTO deals VALUES ('the-game', '', 1, 'unknown', '', 4, 5, 0.5, 'beam+bnb', ''"
+                           f"{players})")
         connection.commit()
     before = old.read_bytes()
     result = CliRunner().invoke(report, [str(old), "--json"])
-    assert result.exit_code == 0 and json.loads(result.stdout)["groups"][0]["deals"] == 1
+    assert result.exit_code == 0
+    assert [(group["deals"], group["scores"]) for group in json.loads(result.stdout)["groups"]] == [
+        (1, {"deals": 1, "optimal": 0, "mean_optimal": None, "mean_gap": None, "no_bound": 1}), (1, None)]
     assert old.read_bytes() == before  # read, not changed
     assert CliRunner().invoke(survey, ["twaalven", "--seeds", "1-4", "--db", str(old), "--jobs", "1"]).exit_code == 0
     with Store(str(old), read_only=True) as store:
-        rows = store.rows()
+        rows = store.rows("twaalven")
         assert [row.seed for row in rows] == [1, 2, 3, 4] and rows[2].seconds == 0.5 and rows[2].players is None
     with closing(sqlite3.connect(old)) as connection:
-        assert connection.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == 3
     surveyed = CliRunner().invoke(survey, ["etalage", "--values", "4", "--seeds", "1", "--db", str(old), "--jobs", "1"])
     assert "mean guarantee by seat" in surveyed.output  # the store that added the column reads it
+    surveyed = CliRunner().invoke(survey, ["the-game", "--seeds", "1-2", "--db", str(old), "--jobs", "1",
+                                           "--retry-unknown"])
+    assert surveyed.output.splitlines()[-1] == "score proven optimal in 2 of 2 deals (mean 0.00)"
 
 
 def test_a_damaged_database_is_one_error_line(db, tmp_path):

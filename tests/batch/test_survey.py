@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.batch import survey
+from cli.commands import solve
 from solver.batch import survey as surveying
 from solver.registry import game
 from solver.result import UNKNOWN, WINNABLE, Budget
@@ -159,7 +160,7 @@ def test_json_summary_has_the_documented_shape_and_a_rerun_solves_nothing(tmp_pa
     more = json.loads(run("--seeds", "1-120", "--db", str(db), "--jobs", "2", "--json").stdout)
     again = json.loads(run("--seeds", "1-120", "--db", str(db), "--json").stdout)
     assert set(again) == {"game", "variant", "seeds", "deals", "new", "verdicts", "winnable_share",
-                          "wilson_low", "wilson_high", "wall_seconds", "players"}
+                          "wilson_low", "wilson_high", "wall_seconds", "players", "scores"}
     assert again["players"] is None  # Twaalven values no player
     assert (first["new"], more["new"], again["new"]) == (60, 60, 0)
     assert again["deals"] == 120 and again["seeds"] == [1, 120] and again["variant"] == ""
@@ -230,6 +231,33 @@ def test_a_resumed_range_is_read_a_window_at_a_time_and_skips_exactly_the_stored
         assert reads == [range(5, 15), range(15, 25), range(25, 35), range(35, 45)]
         retry = surveying.pending(store, "twaalven", "", range(5, 45), retry_unknown=True)
         assert retry.count == 40 - 5 and list(retry) == [s for s in range(5, 45) if s not in stored - unknown]
+
+
+def etalage_values(*intervals):
+    """A row's players JSON: each player's (guaranteed, its bound), cooperative best not searched."""
+    return json.dumps([{"player": p, "guaranteed": low, "guaranteed_bound": high, "cooperative_best": None,
+                        "cooperative_bound": None} for p, (low, high) in enumerate(intervals, start=1)])
+
+
+def test_a_retry_replaces_an_unknown_row_only_with_one_that_proves_no_less(tmp_path):
+    """A retry under another budget may prove less than the first solve did: its row replaces
+    the stored one only when it is decided or none of its proven intervals is wider."""
+    def stored(game):
+        return [(row.verdict, row.score, row.score_bound, row.players, row.solution) for row in store.rows(game)]
+
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        first = Row("etalage", "", 1, UNKNOWN, "", 4, 9, 1.0, "search", "first", etalage_values((4, 9), (0, 3)), 9)
+        store.add([first, Row("the-game", "", 1, UNKNOWN, "", 6, 9, 1.0, "beam+bnb", "first", None, 0)])
+        wider = first._replace(solution="wider", players=etalage_values((4, 9), (0, 4)))
+        store.add([wider, Row("the-game", "", 1, UNKNOWN, "", 7, 9, 1.0, "beam+bnb", "worse", None, 0)])
+        assert [line for *_, line in stored("etalage") + stored("the-game")] == ["first", "first"]
+        narrower = first._replace(solution="narrower", players=etalage_values((5, 9), (0, 3)))
+        store.add([narrower, Row("the-game", "", 1, UNKNOWN, "", 5, 9, 1.0, "beam+bnb", "better", None, 1)])
+        assert stored("etalage") == [(UNKNOWN, 4, 9, narrower.players, "narrower")]
+        assert stored("the-game") == [(UNKNOWN, 5, 1, None, "better")]
+        store.add([Row("the-game", "", 1, WINNABLE, "", 0, 9, 1.0, "beam+bnb", "won", None, 0)])
+        store.add([Row("the-game", "", 1, UNKNOWN, "", 0, 9, 1.0, "beam+bnb", "after", None, 0)])
+        assert stored("the-game") == [(WINNABLE, 0, 0, None, "won")]  # a decided row stays
 
 
 def wait_then_echo(task):
@@ -444,6 +472,21 @@ def test_a_variant_survey_is_stored_beside_the_standard_rules(tmp_path):
         assert [row.score for row in store.rows("the-game", "players=3")] == [0, 0]
 
 
+def test_an_optimisation_row_keeps_its_proven_bound(tmp_path):
+    """A deal whose optimum the budget leaves open is stored with the value found and the bound
+    proven, as solve gives them, and the survey says the score is not proven optimal."""
+    db = str(tmp_path / "r.sqlite")
+    budget = ["--node-limit", "2000"]
+    result = CliRunner().invoke(survey, ["the-game-extreme", "--seeds", "9", "--db", db, "--jobs", "1", *budget])
+    solved = json.loads(CliRunner().invoke(solve, ["the-game-extreme", "--seed", "9", "--json", *budget]).stdout)
+    with Store(db, True) as store:
+        [row] = store.rows()
+    assert (row.verdict, row.score, row.score_bound) == ("unknown", solved["cards_left"], solved["lower_bound"])
+    assert row.score_bound < row.score
+    assert result.output.splitlines()[-1] == (f"score proven optimal in 0 of 1 deals; the others within "
+                                              f"{row.score - row.score_bound:.2f} of their proven bounds on average")
+
+
 def test_a_variant_the_game_does_not_have_is_refused(tmp_path):
     with Store(str(tmp_path / "r.sqlite")) as store, surveying.workers(1) as run_tasks:
         with pytest.raises(ValueError, match="'players=3' is not a variant of twaalven"):
@@ -482,4 +525,4 @@ def test_help_keeps_within_96_columns(command):
 
 def test_rows_are_named_tuples_in_column_order():
     assert Row._fields == ("game", "variant", "seed", "verdict", "starters", "score", "nodes", "seconds",
-                           "method", "solution", "players")
+                           "method", "solution", "players", "score_bound")
