@@ -94,22 +94,26 @@ class Engine:
         """Where a card lies, for sentences: 'QC (col 1, top)'."""
         return where(position, card)
 
-    def winnable_reasons(self, position, result: SolveResult) -> list[str]:
-        """What explain says of a winnable deal or position: who can start, and for a deal
-        that some starters lose, why they do."""
+    def winnable_reasons(self, position, result: SolveResult) -> tuple[list[str], str]:
+        """What explain says of a winnable deal or position (who can start, and for a deal that
+        some starters lose, why they do), and its method: none when no starter loses, rules
+        when a short reason proves some starter's loss, else search (the search refuted them)."""
         if not self.starters or position.to_move is not None:
             mover = f" with {position.to_move} to move" if position.to_move is not None else ""
-            return [f"Winnable{mover}; `winnable solve` prints a winning line."]
+            return [f"Winnable{mover}; `winnable solve` prints a winning line."], "none"
         losers = [player for player in self.starters if str(player) not in result.starters]
         if not losers:
-            return ["Winnable whoever starts; `winnable solve` prints a winning line."]
+            return ["Winnable whoever starts; `winnable solve` prints a winning line."], "none"
         who = " or ".join(map(str, result.starters))
         found = [f"Winnable only with {who} starting; `winnable solve` prints a winning line."]
+        method = "search"
         for loser in losers:
             why = self.short_reason(position.start(loser))
+            if why:
+                method = "rules"
             found.append(f"With {loser} starting it is lost: {why}" if why else
                          f"With {loser} starting it is lost; {SEARCH_REFUTED}.")
-        return found
+        return found, method
 
     def optimum_reasons(self, position, result: OptimumResult, budget: Budget) -> list[str]:
         """What explain says of an optimisation's result (optimisation games override it)."""
@@ -163,10 +167,7 @@ class Engine:
             method = "rules" if result.verdict == WINNABLE else "search"
             return Explanation(result.verdict, self.optimum_reasons(position, result, budget), method)
         if result.verdict == WINNABLE:
-            found = self.winnable_reasons(position, result)
-            refuted = found[1:]  # why the starters that lose do, as for a lost deal: rules if any has one
-            method = "none" if not refuted else "search" if all(SEARCH_REFUTED in line for line in refuted) else "rules"
-            return Explanation(WINNABLE, found, method)
+            return Explanation(WINNABLE, *self.winnable_reasons(position, result))
         if result.verdict == UNKNOWN:
             return Explanation(UNKNOWN, [NOT_DECIDED], "none")
         found = self.reasons(position)
@@ -198,7 +199,7 @@ class Engine:
         tree = self.refutation(start)
         if tree is not None:
             return tree.lines(), "rules", tree
-        return ["No short reason found; the exhaustive search refuted every line of play."], "search", None
+        return [f"No short reason found; {SEARCH_REFUTED} of play."], "search", None
 
     def refutation(self, position, depth: int = 0, room: list | None = None) -> Refutation | None:
         """A small proof tree for a lost position with no short reason: every legal move,

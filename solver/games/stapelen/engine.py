@@ -37,10 +37,10 @@ class StapelenEngine(DecisionEngine):
     def reasons(self, position: Position) -> list[str]:
         return reasons.reasons(position)
 
-    def winnable_reasons(self, position: Position, result: SolveResult) -> list[str]:
+    def winnable_reasons(self, position: Position, result: SolveResult) -> tuple[list[str], str]:
         """A fresh deal is won whoever starts, since the players are symmetric."""
         who = "whoever starts" if rules.is_fresh(position) else f"with {position.to_move} to move"
-        return [f"Winnable {who}; `winnable solve` prints a winning line."]
+        return [f"Winnable {who}; `winnable solve` prints a winning line."], "none"
 
 
 GAME = GameEntry(
