@@ -4,8 +4,9 @@ Rows live in SQLite (WAL mode), UNIQUE(game, variant, seed): a survey asks the s
 of its range are done and solves only the others, so it resumes after Ctrl-C, a crash or kill -9
 without redoing or duplicating a stored deal. Rows are committed in batched transactions (at
 least every COMMIT_EVERY seconds), so an interrupt loses at most the deals still in flight (a
-task's deals: CHUNK_SECONDS of their time limit, or one deal), and never leaves a half-written row. The workers are local processes or, with an address, a Dask
-distributed cluster; the functions they run are plain top-level functions (spawn-safe).
+task's deals: CHUNK_SECONDS of their time limit, or one deal), and never leaves a half-written
+row. The workers are local processes or, with an address, a Dask distributed cluster; the
+functions they run are plain top-level functions (spawn-safe).
 """
 
 from __future__ import annotations
@@ -620,8 +621,9 @@ def run(
 ) -> int:
     """Solves the seeds `todo` (see `pending`) and stores their rows; returns how many it solved.
 
-    `run_tasks` comes from `workers`; each worker's table takes `table_mib` (see `Budget`). `on_rows` sees each chunk of rows as it arrives. On any
-    exit, Ctrl-C included, every row received so far is committed before the exception goes on.
+    `run_tasks` comes from `workers`; each worker's table takes `table_mib` (see `Budget`).
+    `on_rows` sees each chunk of rows as it arrives. On any exit, Ctrl-C included, every row
+    received so far is committed before the exception goes on.
     """
     engine_entry(game).variant_of(variant)  # a variant the game does not have fails here, not in a worker
     received: list[Row] = []
