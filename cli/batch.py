@@ -193,7 +193,7 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
         raise InputError("--difficulty rates winnable deals; it cannot be combined with --unwinnable")
     if pictures and entry.picture is None:
         raise InputError(f"{entry.name} has no pictures yet")
-    rules_options = checked(entry.checked, given, "rules")
+    rules_options = entry.variant_of(variant)  # as the workers read it
     seeds = checked(surveying.seed_range, seed_text, MASK64)  # not stored: every seed a deal takes
     fits_in_memory(table_mib, jobs)
     wanted = "unwinnable" if unwinnable else difficulty or "any"
