@@ -6,7 +6,7 @@ unshuffled deck is `range(52)` in the order `AS 2S … KS AH … KC`.
 
 from __future__ import annotations
 
-from .errors import ParseError, quoted
+from .errors import ParseError, WinnableError, quoted
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -55,7 +55,7 @@ class SplitMix64:
 def shuffled(items: list, seed: int) -> list:
     """A copy of `items` shuffled by Fisher–Yates from the end, driven by SplitMix64(seed)."""
     if not 0 <= seed <= MASK64:
-        raise ValueError(f"seed {seed} is not an unsigned 64-bit integer")
+        raise WinnableError(f"seed {seed} is not an unsigned 64-bit integer")
     return shuffle_with(items, SplitMix64(seed))
 
 

@@ -137,9 +137,10 @@ def test_python_deal_matches_rust_deal(seed):
 
 
 def test_shuffle_rejects_seeds_outside_u64():
-    with pytest.raises(ValueError):
+    """Bad input, so a WinnableError (docs/api.md): `api.deal(game, -1)` is refused as one."""
+    with pytest.raises(WinnableError, match="seed -1 is not an unsigned 64-bit integer"):
         shuffled_deck(-1)
-    with pytest.raises(ValueError):
+    with pytest.raises(WinnableError):
         shuffled_deck(2**64)
     assert shuffled_deck(2**64 - 1) == list(_native.shuffled(2**64 - 1, 52))
 
