@@ -22,6 +22,7 @@ from solver.contract import GameEntry, Option
 from solver.parallel import usable_cores
 from solver.registry import GAMES
 from solver.registry import game as lookup
+from solver.result import machine_mib
 
 EXIT_CODES = """\b
 Exit codes:
@@ -205,14 +206,6 @@ def table_sizes() -> str:
     """The games' own table sizes, for --memory's help: '32 to 256'."""
     sizes = [round(entry.engine.table_mib()) for entry in GAMES.values() if entry.engine.table_slot_bytes]
     return f"{min(sizes)} to {max(sizes)}"
-
-
-def machine_mib() -> int | None:
-    """The machine's memory in MiB, where the system tells it."""
-    try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
-    except (AttributeError, ValueError, OSError):
-        return None
 
 
 def fits_in_memory(table_mib: int | None, processes: int = 1) -> None:

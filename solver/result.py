@@ -6,6 +6,7 @@ Every result renders itself: `lines()` is the text the command prints, `to_json(
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable, TypeVar
@@ -52,6 +53,14 @@ PLAYER_KEYS = ("player", "guaranteed", "guaranteed_bound", "cooperative_best", "
 NO_TIME_LIMIT_ABOVE = 365 * 24 * 3600.0
 
 
+def machine_mib() -> int | None:
+    """The machine's memory in MiB, where the system tells it."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") >> 20
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
 @dataclass
 class Budget:
     """Node and time limits shared by every search one command makes.
@@ -81,6 +90,9 @@ class Budget:
             self.time_limit = None
         if self.table_mib is not None and self.table_mib < 1:
             raise WinnableError(f"a table of {self.table_mib} MiB: at least 1")
+        if self.table_mib is not None and self.table_mib > (machine_mib() or self.table_mib):
+            # asked for, the allocation would abort the process, or the system kill it later
+            raise WinnableError(f"a table of {self.table_mib} MiB: more than this machine's {machine_mib()} MiB")
 
     def seconds_left(self) -> float | None:
         if self.time_limit is None:

@@ -166,6 +166,14 @@ def test_memory_sizes_the_kernels_table_within_it(name):
         Budget(table_mib=0)
 
 
+def test_a_table_beyond_the_machines_memory_is_bad_input_not_an_abort():
+    """The API refuses it as the command line's --memory does (docs/api.md: bad input raises a
+    WinnableError): `api.solve(..., table_mib=1 << 30)` made a budget with it, and the kernel's
+    allocation aborted the process with a Rust backtrace."""
+    with pytest.raises(WinnableError, match="more than this machine's"):
+        Budget(table_mib=1 << 30)
+
+
 def test_variant_labels_name_each_variant_once_and_read_back():
     for entry in GAMES.values():
         labels = [entry.variant_label(variant) for variant in entry.test_variants]
