@@ -9,6 +9,7 @@ from contextlib import contextmanager
 
 import click
 
+from solver.batch.generate import variant_comment
 from solver.registry import GAMES
 from solver.result import Budget
 
@@ -104,9 +105,12 @@ def search_budget(time_limit, node_limit, table_mib, html_path) -> Budget:
 @main.command(epilog=EXIT_CODES)
 @source_options
 def deal(game_name, source, seed, given):
-    """Print a deal (from --seed N or FILE) in the game's text format."""
+    """Print a deal (from --seed N or FILE) in the game's text format, after a comment naming
+    the variant's options, since the text alone may not say them (Sir Tommy's --rows)."""
     entry, position, _ = prepared(game_name, source, seed, given)
     header = f"# {entry.title}, seed {seed}\n" if seed is not None else ""
+    variant = entry.variant_label(checked(entry.checked, given, "rules"))
+    header += variant_comment(variant) + "\n" if variant else ""
     click.echo(header + entry.rules.format_position(position), nl=False)
 
 

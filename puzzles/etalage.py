@@ -348,6 +348,12 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
         top = int(match.group(1))
         if values is not None and values != top:
             raise ParseError(f"values 1-{top} but --values {values}", line)
+    _check_values(top)
+    count = len(hands)
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise ParseError(f"{amount(count, 'hand line')}; {TITLE} is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                         f"one 'hand N:' line each")
+    in_play = set(deck(count, top))
     seen: dict[int, int] = {}
 
     def cards(value: str, line: int) -> tuple[int, ...]:
@@ -356,6 +362,9 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
             if token == "-":
                 raise ParseError(f"'-' stands for no cards and stands alone, not among cards: {quoted(value)}", line)
             c = parse_card(token, line)
+            if c not in in_play:  # named here, with its line: check_position could only name the card
+                raise ParseError(f"card {card_name(c)} is not in play: {count} players use colours "
+                                 f"{' '.join(COLOURS[:count])}, values 1-{top}", line)
             if c in seen:
                 raise ParseError(f"card {card_name(c)} appears twice (also on line {seen[c]})", line)
             seen[c] = line
@@ -374,10 +383,6 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
     display = cards(*fields["display"])
     parsed_hands = tuple(cards(*hands[n]) for n in range(1, len(hands) + 1))
     trick = cards(*fields["trick"]) if "trick" in fields else ()
-    count = len(parsed_hands)
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise ParseError(f"{amount(count, 'hand line')}; {TITLE} is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
-                         f"one 'hand N:' line each")
     scores = numbers("scores", count, (0,) * count)
     leader = numbers("leader", 1, (1,))[0]
     position = Position(display, parsed_hands, scores, leader, trick, 0, top)

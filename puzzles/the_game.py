@@ -405,6 +405,8 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
     def cards(value: str, line: int, what: str) -> tuple[int, ...]:
         result = numbers(value, line, what)
         for card in result:
+            if not 2 <= card <= top:  # named here, with its line: check_position could only name the card
+                raise ParseError(f"card {card} is not in the deck 2..{top}", line)
             if card in seen:
                 raise ParseError(f"duplicate card {card} (also on line {seen[card]})", line)
             seen[card] = line
@@ -423,6 +425,8 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
         if not match:
             raise ParseError(f"cards {quoted(value)} must be a range 2-N", line)
         top = int(match.group(1))
+        if not 2 <= top <= TOP:
+            raise ParseError(f"highest card {top}; the deck is 2..N with N from 2 to {TOP}", line)
     smaller = smaller_hand or "smaller-hand" in variant
     size = standard_hand_size(len(hands), smaller)
     if "hand-size" in fields:

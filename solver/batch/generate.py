@@ -129,14 +129,20 @@ class Found(NamedTuple):
 UNRATED = "not rated (a move along the line stayed undecided within the budget; --difficulty needs every move decided)"
 
 
+def variant_comment(variant: str) -> str:
+    """The comment line that names a variant's options, which a deal's text does not always
+    carry (Sir Tommy's rows): '# variant: rows=2 (solve this file with --rows 2)'."""
+    flags = " ".join("--" + word.replace("=", " ") for word in variant.split())
+    return f"# variant: {variant} (solve this file with {flags})"
+
+
 def deal_text(entry, variant: str, seed: int, position, result, difficulty: Difficulty | None,
               reasons: list[str] | None) -> str:
     """The file for one deal: comment lines (what was proven, and how) then the deal itself, so
     `winnable solve GAME FILE` reads it back (with the variant's options, which a comment names)."""
     lines = [f"# {entry.title}, seed {seed}: {result.verdict}"]
     if variant:
-        flags = " ".join("--" + word.replace("=", " ") for word in variant.split())
-        lines.append(f"# variant: {variant} (solve this file with {flags})")
+        lines.append(variant_comment(variant))
     if result.verdict == WINNABLE:
         lines[0] += f" (winning starter(s): {', '.join(map(str, result.starters))})" if result.starters else ""
         lines.append(f"# difficulty: {difficulty.describe() if difficulty else UNRATED}")

@@ -175,10 +175,11 @@ def test_a_position_mid_distribution_names_who_picks_next():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("display: 1R 2R 3R\nhand 1: 7O 1G\nhand 2: 2Y 3Y\nhand 3: 4Y 5Y\n", "7O is not in play"),
+    ("display: 1R 2R 3R\nhand 1: 7O 1G\nhand 2: 2Y 3Y\nhand 3: 4Y 5Y\n", "^line 2: card 7O is not in play"),
+    ("values: 1-5\ndisplay: 1R 2R 3R\nhand 1: 6G 1G\nhand 2: 2Y 3Y\nhand 3: 4Y 5Y\n", "^line 3: card 6G is not in play"),
     ("display: 1R 2R 3R\nhand 1: 1G 2G 3G 4G 5G 6G 7G 8G 9G 10G\nhand 2: 1Y\nhand 3: 2Y\n", "hand 1 holds 10 cards"),
     ("display: 1R 2R 3R\nhand 1: 4R 5R 6R 7R 8R 9R 10R 1G 2G 3G\nhand 2: 1Y 2Y 3Y 4Y 5Y 6Y 7Y 8Y 9Y 10Y\n"
-     "hand 3: 4G 5G 6G 7G 8G 9G 10G 1O 2O 3O\n", "not in play"),
+     "hand 3: 4G 5G 6G 7G 8G 9G 10G 1O 2O 3O\n", "^line 4: card 1O is not in play"),
     ("display: 1R 2R\nhand 1: 4R 5R\nhand 2: 1Y 2Y\nhand 3: 3Y 4Y\n",
      "scores add up to 0, .* are worth 143; without a 'scores:' line every score is 0"),
     ("display: 1R 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\n", "appears twice"),

@@ -48,6 +48,12 @@ def test_deal_prints_the_stock_and_reads_back():
     assert st.parse(result.output) == st.deal(7)
 
 
+def test_deal_with_rows_names_them_since_the_stock_does_not():
+    result = run("deal", "sir-tommy", "--seed", "7", "--rows", "2")
+    assert result.output.splitlines()[1] == "# variant: rows=2 (solve this file with --rows 2)"
+    assert st.parse(result.output, rows=2) == st.deal(7, rows=2)
+
+
 def test_solve_json_is_turns_that_replay_to_a_win():
     result = run("solve", "sir-tommy", "--seed", "7", "--json")
     data = json.loads(result.output)
