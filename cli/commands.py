@@ -9,7 +9,7 @@ from contextlib import contextmanager
 
 import click
 
-from solver.batch.generate import variant_comment
+from solver.contract import variant_comment
 from solver.registry import GAMES
 from solver.result import Budget
 

@@ -99,6 +99,14 @@ class Option:
         return value
 
 
+def variant_comment(label: str) -> str:
+    """The comment line that names a variant's options (its label, see
+    `GameEntry.variant_label`) in a deal's file, whose text does not always carry them (Sir
+    Tommy's rows): '# variant: rows=2 (solve this file with --rows 2)'."""
+    flags = " ".join("--" + word.replace("=", " ") for word in label.split())
+    return f"# variant: {label} (solve this file with {flags})"
+
+
 @dataclass(frozen=True)
 class GameEntry:
     """A registered game: its rules and engine, the options it takes, and the help text of its

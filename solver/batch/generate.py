@@ -31,6 +31,7 @@ from typing import Iterator, NamedTuple
 
 from puzzles.errors import WinnableError, quoted
 
+from ..contract import variant_comment
 from ..result import KEEPS, LOSES, UNWINNABLE, WINNABLE, Budget
 from .survey import batches, engine_entry, solve_seed
 
@@ -127,13 +128,6 @@ class Found(NamedTuple):
 
 #: The difficulty line of a deal some of whose moves the budget left undecided.
 UNRATED = "not rated (a move along the line stayed undecided within the budget; --difficulty needs every move decided)"
-
-
-def variant_comment(variant: str) -> str:
-    """The comment line that names a variant's options, which a deal's text does not always
-    carry (Sir Tommy's rows): '# variant: rows=2 (solve this file with --rows 2)'."""
-    flags = " ".join("--" + word.replace("=", " ") for word in variant.split())
-    return f"# variant: {variant} (solve this file with {flags})"
 
 
 def deal_text(entry, variant: str, seed: int, position, result, difficulty: Difficulty | None,
