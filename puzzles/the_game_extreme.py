@@ -247,8 +247,14 @@ def check_position(position: Position) -> None:
         if p.stopped and kind != "stop":
             raise IllegalPositionError(f"'this-turn:' says a stop ended this turn, but {named} shows {last},"
                                        f" this turn's last card, which is not a stop")
+        if p.three and p.played == 1 and kind != "three":
+            raise IllegalPositionError(f"'this-turn:' says a three was played this turn, but {named} shows {last},"
+                                       f" this turn's only card, which is not a three")
     elif p.stopped and not p.visible("stop"):
         raise IllegalPositionError("'this-turn:' says a stop ended this turn, but no pile shows a stop")
+    elif p.three and p.played == 2 and not p.visible("three"):  # one card on each of two piles: both show
+        raise IllegalPositionError("'this-turn:' says a three was played this turn, but this turn's 2 cards"
+                                   " show on two piles and neither is a three")
     if not p.turn_completable():
         raise IllegalPositionError(f"player {p.to_move} cannot complete this turn by the instructions")
 

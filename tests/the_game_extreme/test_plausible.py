@@ -102,6 +102,21 @@ def test_a_stop_said_to_end_the_turn_must_show_on_its_pile():
         x.parse(text.replace("this-turn: up1", "this-turn: up1 stop"))
 
 
+def test_a_three_said_to_be_played_must_show_when_every_card_of_the_turn_does():
+    """Seed 4: 95 on up1, then 62 on down1. 'this-turn: up1 three' with one card that is not a
+    three was accepted, and so a turn that had played no three had to end at exactly 3 cards."""
+    position = x.deal(4, players=3).start(1)
+    position = position.apply(next(m for m in position.legal_moves() if getattr(m, "pile", None) == 0))
+    text = x.format_position(position)
+    with pytest.raises(IllegalPositionError, match="up1 shows 95, this turn's only card, which is not a three"):
+        x.parse(text.replace("this-turn: up1", "this-turn: up1 three"))
+    position = position.apply(next(m for m in position.legal_moves() if getattr(m, "pile", None) == 2))
+    text = x.format_position(position)
+    assert "this-turn: mixed\n" in text
+    with pytest.raises(IllegalPositionError, match="this turn's 2 cards show on two piles and neither is a three"):
+        x.parse(text.replace("this-turn: mixed", "this-turn: mixed three"))
+
+
 def test_a_stop_with_a_three_before_the_third_card_is_refused_saying_so():
     """Seed 12: 22!three on up1, 1 card this turn. Adding 'stop' to the turn line was refused as
     '1 cards played this turn with a three', which named neither the stop nor the rule."""
