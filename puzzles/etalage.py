@@ -268,7 +268,7 @@ def check_position(position: Position, scores_given: bool = True) -> None:
     _check_players(p.players)
     _check_values(p.values)
     if len(p.scores) != p.players:
-        raise IllegalPositionError(f"{len(p.scores)} scores for {p.players} players")
+        raise IllegalPositionError(f"{amount(len(p.scores), 'score')} for {p.players} players")
     if not 1 <= p.leader <= p.players:
         raise IllegalPositionError(f"leader {p.leader}: there are players 1 to {p.players}")
     if len(p.trick) > p.players:
@@ -336,7 +336,7 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
     """A deal or position from text (see `format_position`)."""
     fields, hands = named_lines(text, FIELD_USAGE)
     if players is not None and players != len(hands):
-        raise ParseError(f"{len(hands)} hand lines but --players {players}")
+        raise ParseError(f"{amount(len(hands), 'hand line')} but --players {players}")
     if "display" not in fields:
         raise ParseError("no 'display:' line")
     top = values if values is not None else TOP

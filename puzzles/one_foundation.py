@@ -19,7 +19,7 @@ from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
-from .text import NUMBER
+from .text import NUMBER, amount
 
 ACE_OF_SPADES = 0
 
@@ -123,7 +123,7 @@ class OneFoundationGame:
     def check_position(self, position: Position) -> None:
         """Raises IllegalPositionError unless the position can arise in the game."""
         if len(position.columns) != self.COLUMNS:
-            raise IllegalPositionError(f"{len(position.columns)} columns; {self.TITLE} has {self.COLUMNS}")
+            raise IllegalPositionError(f"{amount(len(position.columns), 'column')}; {self.TITLE} has {self.COLUMNS}")
         for c, column in enumerate(position.columns):
             if len(column) > self.DEPTH:
                 raise IllegalPositionError(f"column {c + 1} holds {len(column)} cards; at most {self.DEPTH}")
@@ -142,7 +142,7 @@ class OneFoundationGame:
         if len(cards) != DECK_SIZE:
             missing = " ".join(card_name(c) for c in range(DECK_SIZE) if c not in cards)
             raise IllegalPositionError(
-                f"{len(cards)} cards in columns and on the foundation; all 52 must be there (missing: {missing})"
+                f"{amount(len(cards), 'card')} in columns and on the foundation; all 52 must be there (missing: {missing})"
             )
 
     def parse(self, text: str) -> Position:

@@ -249,7 +249,7 @@ def check_position(position: Position) -> None:
         if len(seen) != len(DECK) or tops:
             missing = " ".join(card_name(c) for c in DECK if c not in seen)
             raise IllegalPositionError(
-                f"{len(seen) - len(tops)} cards in the hands and the draw pile; a deal has all {len(DECK)}"
+                f"{amount(len(seen) - len(tops), 'card')} in the hands and the draw pile; a deal has all {len(DECK)}"
                 + (f" (missing: {missing})" if missing else "")
                 + " (a position mid-game needs 'piles:' and 'to-move:' lines)")
         return
@@ -257,12 +257,12 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"to-move {p.to_move}: there are players 1 to {p.players}")
     gone = len(DECK) - p.remaining
     if gone and not tops:
-        raise IllegalPositionError(f"{gone} cards are played but both piles are empty")
+        raise IllegalPositionError(f"{amount(gone, 'card')} played but both piles are empty")
     if not 0 <= p.played <= p.per_turn:
         raise IllegalPositionError(f"{p.played} cards played this turn; a turn plays 1 or {p.per_turn}"
                                    if not p.pro else f"{p.played} cards played this turn; a turn plays 1 (pro)")
     if p.played > gone:
-        raise IllegalPositionError(f"{amount(p.played, 'card')} played this turn but only {gone} are on the piles")
+        raise IllegalPositionError(f"{amount(p.played, 'card')} played this turn but the piles hold only {gone}")
     for number, hand in enumerate(p.hands, start=1):
         full = HAND - (p.played if number == p.to_move else 0)
         if len(hand) > full or (p.draw and len(hand) != full):
@@ -286,7 +286,7 @@ def parse(text: str, players: int | None = None, pro: bool = False) -> Position:
     """A deal or position from text (see `format_position`)."""
     fields, hands = named_lines(text, FIELD_USAGE)
     if players is not None and players != len(hands):
-        raise ParseError(f"{len(hands)} hand lines but --players {players}")
+        raise ParseError(f"{amount(len(hands), 'hand line')} but --players {players}")
     seen: dict[int, int] = {}
 
     def cards(value: str, line: int) -> tuple[int, ...]:

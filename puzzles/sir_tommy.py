@@ -346,7 +346,7 @@ def check_position(position: Position, stock_line: int | None = None) -> None:
         raise IllegalPositionError(f"card {card_name(duplicates[0])} appears twice")
     if deck_of(cards) is None:
         raise IllegalPositionError(
-            f"{len(cards)} cards; a deck is all 52, or ranks A..R of each suit used (missing: {missing_cards(cards)})")
+            f"{amount(len(cards), 'card')}; a deck is all 52, or ranks A..R of each suit used (missing: {missing_cards(cards)})")
     top = max(rank(c) for c in cards)
     if position.top_rank != top:
         raise IllegalPositionError(f"top rank {position.top_rank} but the deck's highest rank is {RANKS[top - 1]}")
@@ -366,7 +366,7 @@ def check_position(position: Position, stock_line: int | None = None) -> None:
     drawn = total - stock
     if drawn == 0 or (stock and drawn % DRAW):
         raise IllegalPositionError(
-            f"{stock if stock_line is None else stock_line} cards in the stock of {total}: draws of {DRAW} leave {total - DRAW}, {total - 2 * DRAW}, … or none")
+            f"{amount(stock if stock_line is None else stock_line, 'card')} in the stock of {total}: draws of {DRAW} leave {total - DRAW}, {total - 2 * DRAW}, … or none")
     last_draw = drawn - DRAW * ((drawn - 1) // DRAW)
     if len(position.hand) > last_draw:
         raise IllegalPositionError(f"{amount(len(position.hand), 'card')} in hand but the last draw took {last_draw}")
@@ -430,7 +430,7 @@ def parse_deal(lines: list[str], rows: int) -> Position:
     if not stock:
         raise ParseError("no cards: a deal is the stock, top card first (52 cards, any whitespace)")
     if deck_of(stock) is None:
-        raise ParseError(f"{len(stock)} cards; a deal is all 52 (or ranks A..R of each suit used); missing: {missing_cards(stock)}")
+        raise ParseError(f"{amount(len(stock), 'card')}; a deal is all 52 (or ranks A..R of each suit used); missing: {missing_cards(stock)}")
     return start(stock, rows)
 
 

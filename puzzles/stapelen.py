@@ -139,9 +139,9 @@ def check_position(position: Position, lines_given: tuple[str, ...] = PLAYERS) -
     """Raises IllegalPositionError unless the position can arise in the game; a player left out
     of `lines_given` (a text without their foundation line) adds that hint where the cards
     placed do not add up."""
-    unlisted = "".join(f"; without a '{p}:' line {p}'s foundations are empty" for p in PLAYERS if p not in lines_given)
+    unlisted = "".join(f"; without the '{p}:' line {p}'s foundations are empty" for p in PLAYERS if p not in lines_given)
     if len(position.columns) != COLUMNS:
-        raise IllegalPositionError(f"{len(position.columns)} columns; {TITLE} has {COLUMNS}")
+        raise IllegalPositionError(f"{amount(len(position.columns), 'column')}; {TITLE} has {COLUMNS}")
     for c, column in enumerate(position.columns):
         if len(column) > DEPTH:
             raise IllegalPositionError(f"column {c + 1} holds {len(column)} cards; at most {DEPTH}")
@@ -151,7 +151,7 @@ def check_position(position: Position, lines_given: tuple[str, ...] = PLAYERS) -
     for player in PLAYERS:
         piles = position.foundations_of(player)
         if len(piles) != FOUNDATIONS:
-            raise IllegalPositionError(f"{player} has {len(piles)} foundations; each player has {FOUNDATIONS}")
+            raise IllegalPositionError(f"{player} has {amount(len(piles), 'foundation')}; each player has {FOUNDATIONS}")
         for f, pile in enumerate(piles):
             for below, card in zip(pile, pile[1:]):
                 if not follows(below, card):
@@ -167,11 +167,11 @@ def check_position(position: Position, lines_given: tuple[str, ...] = PLAYERS) -
         raise IllegalPositionError(f"card {card_name(min(duplicates))} appears twice")
     if len(cards) != DECK_SIZE:
         missing = " ".join(card_name(c) for c in range(DECK_SIZE) if c not in cards)
-        raise IllegalPositionError(f"{len(cards)} cards in columns and on foundations; every one of the 52 must be there (missing: {missing}){unlisted}")
+        raise IllegalPositionError(f"{amount(len(cards), 'card')} in columns and on foundations; every one of the 52 must be there (missing: {missing}){unlisted}")
     mover, waiting = position.to_move, other(position.to_move)
     if placed[waiting] - placed[mover] not in (0, 1):
         raise IllegalPositionError(
-            f"{mover} is to move with {placed[mover]} cards placed and {waiting} with {placed[waiting]}; "
+            f"{mover} is to move with {amount(placed[mover], 'card')} placed and {waiting} with {placed[waiting]}; "
             f"turns alternate, so {waiting} has placed as many as {mover} or one more{unlisted}"
         )
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .cards import card_name, parse_card
 from .errors import ParseError, quoted
+from .text import amount
 
 
 @dataclass
@@ -84,7 +85,7 @@ def read_layout(text: str, title: str, columns: int, depth: int, known_fields: d
         layout.columns.append(cards)
         layout.column_lines.append(number)
     if len(layout.columns) != columns:
-        raise ParseError(f"{len(layout.columns)} {unit}s; {title} has {columns} (one line each){hint}")
+        raise ParseError(f"{amount(len(layout.columns), unit)}; {title} has {columns} (one line each){hint}")
     return layout
 
 
@@ -92,10 +93,10 @@ def require_full_deal(layout: Layout, deck: list[int], depth: int, hint: str) ->
     """A fresh deal: every card of `deck` present, every column `depth` deep."""
     if len(layout.seen) != len(deck):
         missing = " ".join(card_name(c) for c in deck if c not in layout.seen)
-        raise ParseError(f"{len(layout.seen)} cards; a deal has {len(deck)} (missing: {missing}); {hint}")
+        raise ParseError(f"{amount(len(layout.seen), 'card')}; a deal has {len(deck)} (missing: {missing}); {hint}")
     for column, number in zip(layout.columns, layout.column_lines):
         if len(column) != depth:
-            raise ParseError(f"a column of {len(column)} cards; a deal has {depth} in each; {hint}", number)
+            raise ParseError(f"a column of {amount(len(column), 'card')}; a deal has {depth} in each; {hint}", number)
 
 
 def format_columns(columns) -> list[str]:

@@ -325,7 +325,7 @@ def check_position(position: Position) -> None:
                 raise IllegalPositionError(f"hand {number} holds {amount(len(hand), 'card')}; a deal gives it {dealt}")
         if gone:
             raise IllegalPositionError(
-                f"{len(gone)} cards of 2..{p.top} are missing; a deal has them all"
+                f"{amount(len(gone), 'card')} of 2..{p.top} missing; a deal has them all"
                 " (a position mid-game needs 'piles:', 'to-move:' and 'played:' lines)"
             )
         return
@@ -338,7 +338,7 @@ def check_position(position: Position) -> None:
     if len(set(moved)) != len(moved):
         raise IllegalPositionError(f"two piles show the same card: {' '.join(map(str, p.piles))}")
     if gone and not moved:
-        raise IllegalPositionError(f"{len(gone)} cards are gone but every pile is at its start")
+        raise IllegalPositionError(f"{amount(len(gone), 'card')} gone but every pile is at its start")
     _check_cards_under_piles(p, gone - set(moved))
     if not 1 <= p.to_move <= p.players:
         raise IllegalPositionError(f"to-move {p.to_move}: there are players 1 to {p.players}")
@@ -393,7 +393,7 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
     lines it reads itself beside The Game's, so that an unknown line's error names them too)."""
     fields, hands = named_lines(text, usage)
     if players is not None and players != len(hands):
-        raise ParseError(f"{len(hands)} hand lines but --players {players}")
+        raise ParseError(f"{amount(len(hands), 'hand line')} but --players {players}")
     seen: dict[int, int] = {}
 
     def numbers(value: str, line: int, what: str, count: int | None = None) -> list[int]:

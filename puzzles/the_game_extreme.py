@@ -212,8 +212,8 @@ def check_position(position: Position) -> None:
     hidden = p.top - 1 - len(set(p.draw).union(*p.hands)) - len({t for t in p.piles if 2 <= t <= p.top})
     if marked - len(p.marks) > hidden:
         raise IllegalPositionError(
-            f"{len(p.marks)} cards carry instructions; a deck 2..{p.top} has {marked}"
-            f" and only {hidden} cards lie hidden under the piles")
+            f"the position shows {amount(len(p.marks), 'instruction')}; a deck 2..{p.top} has {marked}"
+            f" and only {amount(hidden, 'card')} hidden under the piles")
     if p.to_move is None or p.played == 0:
         if p.turn_pile is not None or p.three or p.stopped:
             raise IllegalPositionError("'this-turn:' describes cards played this turn, but 'played:' is 0")

@@ -177,7 +177,7 @@ def check_position(position: Position) -> None:
     """Raises IllegalPositionError unless the position can arise in the game."""
     columns = position.columns
     if len(columns) != COLUMNS:
-        raise IllegalPositionError(f"{len(columns)} columns; {TITLE} has {COLUMNS}")
+        raise IllegalPositionError(f"{amount(len(columns), 'column')}; {TITLE} has {COLUMNS}")
     seen = set()
     for c, column in enumerate(columns):
         if len(column) > DEPTH:
@@ -190,7 +190,7 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"to-move {quoted(position.to_move)} is not T or F")
     gone = DECK_SIZE - len(seen)
     if position.to_move is None and gone:
-        raise IllegalPositionError(f"{len(seen)} cards; a deal has {DECK_SIZE}")
+        raise IllegalPositionError(f"{amount(len(seen), 'card')}; a deal has {DECK_SIZE}")
     if gone % 2:
         raise IllegalPositionError(
             f"{amount(gone, 'card')} gone ({len(seen)} remain); every turn takes two, so an even number must be gone"

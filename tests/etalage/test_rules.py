@@ -197,6 +197,11 @@ def test_bad_positions_are_refused_naming_the_problem(text, message):
         e.parse(text)
 
 
+def test_a_hand_count_that_disagrees_with_players_is_refused_counting_right():
+    with pytest.raises(ParseError, match="^1 hand line but --players 3$"):
+        e.parse("display: 1R\nhand 1: 4R 1Y\n", players=3)
+
+
 def test_a_short_hand_is_named_even_when_it_is_the_leaders():
     lines = e.format_position(e.deal(1, players=3)).splitlines()
     lines[1] = " ".join(lines[1].split()[:-1])  # hand 1, the leader's, loses a card

@@ -150,6 +150,11 @@ def test_bad_text_is_refused_with_a_clear_message(text, error, message):
         q.parse(text)
 
 
+def test_a_hand_count_that_disagrees_with_players_is_refused_counting_right():
+    with pytest.raises(ParseError, match="^1 hand line but --players 2$"):
+        q.parse("hand 1: 7R 3G\n", players=2)
+
+
 def test_positions_must_be_plausible():
     with pytest.raises(IllegalPositionError, match="both piles are empty"):
         position(["7R 3G"], "", piles=("-", "-"))

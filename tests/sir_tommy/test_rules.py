@@ -73,6 +73,7 @@ def test_a_reduced_deck_builds_d_down_from_its_top_rank():
     (" ".join(card_name(x) for x in range(51)), "missing: KC"),
     ("AS 2S AH", "missing: 2H"),
     ("# nothing", "no cards"),
+    ("2S", "^1 card; a deal is all 52 .*missing: AS"),
 ])
 def test_bad_deals_are_refused_quoting_the_input(text, message):
     with pytest.raises(ParseError, match=message):

@@ -141,7 +141,7 @@ def test_a_position_lists_only_its_player_to_move_as_starter():
     cards = sp.format_position(sp.deal(5)).replace("KC TS 8D 5D\n", "KC TS 8D\n")
     assert cards != sp.format_position(sp.deal(5))
     position = sp.parse(cards + "A: 5D, -, -\nB: -, -, -\nto-move: B\n")
-    with pytest.raises(IllegalPositionError, match="A is to move with 1 cards placed"):
+    with pytest.raises(IllegalPositionError, match="A is to move with 1 card placed"):
         sp.parse(cards + "A: 5D, -, -\nB: -, -, -\nto-move: A\n")
     result = engine.solve(position, Budget(time_limit=30))
     assert result.verdict == WINNABLE and result.starters == ["B"] and result.starter == "B"

@@ -178,11 +178,13 @@ def test_missing_cards_in_a_position_are_named():
     assert "50 cards" in message and "missing: AD 2C" in message
 
 
-def test_a_left_out_foundation_line_is_named_where_the_cards_do_not_add_up():
-    lines = [line for line in rows() if not line.startswith("B:")]  # B has placed four cards
+@pytest.mark.parametrize("player", ["A", "B"])
+def test_a_left_out_foundation_line_is_named_where_the_cards_do_not_add_up(player):
+    """Either player's line (each has placed cards); the hint said "a 'A:' line" for A."""
+    lines = [line for line in rows() if not line.startswith(f"{player}:")]
     message = illegal(text(lines))
-    assert "missing: " in message and message.endswith("without a 'B:' line B's foundations are empty")
-    assert "without a" not in illegal(text(rows()[:14] + ["B: 3H, 7C, -"] + rows()[15:]))
+    assert "missing: " in message and message.endswith(f"without the '{player}:' line {player}'s foundations are empty")
+    assert "without the" not in illegal(text(rows()[:14] + ["B: 3H, 7C, -"] + rows()[15:]))
 
 
 def test_missing_card_in_a_deal_asks_for_to_move():

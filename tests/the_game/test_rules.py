@@ -166,8 +166,10 @@ def test_variant_options_apply_to_text_without_variant_lines():
     text = g.format_position(g.deal(4, players=2, smaller_hand=True)).replace("hand-size: 6\n", "")
     parsed = g.parse(text, players=2, expert=True, smaller_hand=True)
     assert parsed.expert and parsed.hand_size == 6
-    with pytest.raises(ParseError, match="--players 3"):
+    with pytest.raises(ParseError, match="^2 hand lines but --players 3$"):
         g.parse(text, players=3)
+    with pytest.raises(ParseError, match="^1 hand line but --players 2$"):
+        g.parse(text.replace("hand 2:", "# hand 2:"), players=2)
 
 
 BAD_TEXTS = [
@@ -190,7 +192,7 @@ BAD_TEXTS = [
     ("cards: 2-300\nhand 1: 2\n", ParseError, "^line 1: highest card 300"),
     ("hand 1: 2 3 4\ndraw: " + " ".join(map(str, range(5, 100))) + "\n", IllegalPositionError,
      "hand 1 holds 3 cards; a deal gives it 8"),
-    ("hand 1: 2 3 4 5 6 7 8 9\n", IllegalPositionError, "90 cards of 2..99 are missing; a deal has them all"),
+    ("hand 1: 2 3 4 5 6 7 8 9\n", IllegalPositionError, "90 cards of 2..99 missing; a deal has them all"),
 ]
 
 
