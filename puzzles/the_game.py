@@ -415,9 +415,13 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
     variant = set()
     if "variant" in fields:
         value, line = fields["variant"]
-        variant = set(value.lower().replace(",", " ").split())
+        words = value.lower().replace(",", " ").split()
+        variant = set(words)
         if variant - {"expert", "smaller-hand"}:
             raise ParseError(f"variant {quoted(value)}: known variants are expert and smaller-hand", line)
+        repeated = [word for i, word in enumerate(words) if word in words[:i]]
+        if repeated:
+            raise ParseError(f"variant {quoted(value)} names {repeated[0]} twice", line)
     top = TOP
     if "cards" in fields:
         value, line = fields["cards"]

@@ -181,6 +181,7 @@ BAD_TEXTS = [
     ("hand 1: 2\nhand 1: 3\n", ParseError, "a second 'hand 1' line"),
     ("just text\n", ParseError, "not a 'name: value' line"),
     ("variant: wild\nhand 1: 2\n", ParseError, "known variants"),
+    ("variant: expert expert\nhand 1: 2\n", ParseError, "^line 1: variant 'expert expert' names expert twice$"),
     ("cards: 3-20\nhand 1: 2\n", ParseError, "range 2-N"),
     ("hand 1: 2 3 4\ndraw: -\npiles: 1 1 100\nto-move: 1\n", ParseError, "piles needs 4 numbers"),
     ("hand 1: 2 3 4\npiles: 1 1 100 100\n", ParseError, "line 2: a 'piles:' line belongs to a position mid-game"),
