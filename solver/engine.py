@@ -27,6 +27,8 @@ from .words import core_sentence, where
 REFUTATION_DEPTH = 8
 REFUTATION_LINES = 60
 NOT_DECIDED = "Not decided within the budget, so there is nothing to explain yet."
+#: What explain says of a position already won: solve has no line to print there.
+ALREADY_WON = "Won already: nothing is left to play, so `winnable solve` prints no line."
 #: What explain says of a start lost with no short reason: the exhaustive search's word alone.
 SEARCH_REFUTED = "the exhaustive search refuted every line"
 
@@ -166,6 +168,8 @@ class Engine:
         if isinstance(result, OptimumResult):
             method = "rules" if result.verdict == WINNABLE else "search"
             return Explanation(result.verdict, self.optimum_reasons(position, result, budget), method)
+        if result.verdict == WINNABLE and position.is_won():
+            return Explanation(WINNABLE, [ALREADY_WON], "none")
         if result.verdict == WINNABLE:
             return Explanation(WINNABLE, *self.winnable_reasons(position, result))
         if result.verdict == UNKNOWN:

@@ -2,10 +2,13 @@
 
 import time
 
+import pytest
+
 import solver.engine
+from puzzles.lines import replay
 from solver._native import Kernel
 from solver.registry import GAMES
-from solver.engine import verdict_of_moves
+from solver.engine import ALREADY_WON, verdict_of_moves
 from solver.result import KEEPS, LOSES, UNKNOWN, UNWINNABLE, WINNABLE, Budget, MoveVerdict
 
 
@@ -67,3 +70,17 @@ def test_making_a_kernel_is_not_search_time(monkeypatch):
     budget = Budget(time_limit=0.4)
     assert type(entry.engine)().solve(entry.rules.deal(7), budget).verdict == WINNABLE
     assert budget.seconds_left() > 0.2
+
+
+@pytest.mark.parametrize("name", ["twaalven", "stapelen", "all-in-a-row", "black-hole", "the-game",
+                                  "the-game-extreme", "sir-tommy", "quick-and-easy"])
+def test_explain_calls_a_won_position_won_already(name):
+    """Seed 1 played to its end by its winning line: solve prints no line there, so explain
+    must not point to one (it said "`winnable solve` prints a winning line")."""
+    entry = GAMES[name]
+    result = entry.engine.solve(entry.rules.deal(1), Budget(time_limit=30))
+    assert result.verdict == WINNABLE
+    won = replay(result.start, result.solution)
+    reasons = entry.engine.explain(won, Budget(time_limit=30)).reasons
+    assert reasons[-1] in (ALREADY_WON, "won already: every card is played, so `winnable solve` prints no line",
+                           "won already: all 50 cards are played, so `winnable solve` prints no line")

@@ -172,6 +172,8 @@ class QuickAndEasyEngine(Engine):
     def optimum_reasons(self, position: Position, result: QuickAndEasyResult, budget: Budget) -> list[str]:
         """Cards no pile can take again, the hand stuck at the end of the best line, the bound."""
         facts = [dead_card_reason(position, card) for card in rules.dead_cards(position)]
+        if result.verdict == WINNABLE and position.is_won():
+            return facts + [f"won already: all {ALL} cards are played, so `winnable solve` prints no line"]
         if result.verdict == WINNABLE:
             return facts + [f"winnable: player {result.starter} starting, all {ALL} cards can be played "
                             "(`winnable solve` shows how)"]

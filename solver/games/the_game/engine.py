@@ -243,6 +243,8 @@ class TheGameEngine(Engine):
         lower bound: the count of those cards, which a player can check, unless the search has
         proven more (in words only: the result keeps the search's bound)."""
         facts = self.facts(position)
+        if result.verdict == WINNABLE and position.is_won():
+            return facts + ["won already: every card is played, so `winnable solve` prints no line"]
         if result.verdict == WINNABLE:
             return facts + [f"winnable: player {result.starter} starting, every card can be played "
                             "(`winnable solve` shows how)"]
