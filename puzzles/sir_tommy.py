@@ -35,7 +35,7 @@ Rows, stock, hand and foundations together hold every card of the deck exactly o
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .cards import DECK_SIZE, RANKS, card_name, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
@@ -151,7 +151,9 @@ NO_FOUNDATIONS = ((),) * FOUNDATIONS
 @dataclass(frozen=True)
 class Position:
     """The stock (top first), the mover's drawn cards still in hand, the rows (bottom first),
-    each player's four foundations (bottom first), the player to move and the deck's top rank."""
+    each player's four foundations (bottom first), the player to move and the deck's top rank.
+    `drawn_before`: a `hand:` line gave the hand, so it was drawn before this position and a line
+    from here does not draw it; only how the line is shown, so equal positions stay equal."""
 
     stock: tuple[int, ...]
     hand: tuple[int, ...] = ()
@@ -159,6 +161,7 @@ class Position:
     foundations: tuple[tuple[Pile, ...], tuple[Pile, ...]] = (NO_FOUNDATIONS, NO_FOUNDATIONS)
     to_move: str = "U"
     top_rank: int = 13
+    drawn_before: bool = field(default=False, compare=False)
 
     def foundations_of(self, player: str) -> tuple[Pile, ...]:
         return self.foundations[PLAYERS.index(player)]
@@ -413,7 +416,8 @@ def parse(text: str, rows: int = DEFAULT_ROWS) -> Position:
     if hand is None:  # the start of a turn: the mover draws now
         hand, stock = stock[:DRAW], stock[DRAW:]
     top = max(rank(c) for c in layout.seen)
-    position = Position(tuple(stock), tuple(hand), tuple(layout.columns), tuple(foundations), to_move, top)
+    position = Position(tuple(stock), tuple(hand), tuple(layout.columns), tuple(foundations), to_move, top,
+                        drawn_before="hand" in layout.fields)
     check_position(position, stock_line)
     return position
 
@@ -455,17 +459,20 @@ def format_position(position: Position) -> str:
 @dataclass(frozen=True)
 class Turn:
     """One turn of a line: who, what they drew (None in the end phase), their plays, and how the
-    turn ended (None for the line's last turn, which wins)."""
+    turn ended (None for the line's last turn, which wins). `drawn_before`: the line's first turn
+    from a position with a `hand:` line, whose cards were drawn before it, so it claims no draw."""
 
     player: str
     drew: tuple[int, ...] | None
     plays: tuple[Play, ...]
     end: EndTurn | None
+    drawn_before: bool = False
 
     def to_json(self) -> dict:
-        """{"player", "drew", "plays", "placed"}; an end-phase turn has no "drew"/"placed"."""
+        """{"player", "drew", "plays", "placed"}; an end-phase turn has no "drew"/"placed", a
+        turn whose cards were drawn before the line no "drew"."""
         data = {"player": self.player}
-        if self.drew is not None:
+        if self.drew is not None and not self.drawn_before:
             data["drew"] = [card_name(c) for c in self.drew]
         data["plays"] = [p.to_json() for p in self.plays]
         if self.drew is not None:
@@ -476,26 +483,28 @@ class Turn:
         """'U drew 4H 5S JD: 4H from drawn -> U foundation 1 (empty); U places JD on row 1'."""
         if self.drew is None and not self.plays:
             return f"{self.player} passes"
-        head = f"{self.player} drew {' '.join(card_name(c) for c in self.drew)}" if self.drew is not None else self.player
+        drew = self.drew is not None and not self.drawn_before
+        head = f"{self.player} drew {' '.join(card_name(c) for c in self.drew)}" if drew else self.player
         parts = [str(p) for p in self.plays] + ([str(self.end)] if self.end and self.end.placements else [])
         return f"{head}: {'; '.join(parts) or 'no plays'}"
 
 
 def turns(start_position: Position, moves) -> list[Turn]:
     """A line of moves grouped into turns, replaying every move. A turn's `drew` is the hand
-    when it starts (for a line that starts mid-turn: the cards still in hand)."""
+    when it starts (for a line that starts mid-turn: the cards still in hand, which the first
+    turn does not claim to draw when a `hand:` line gave them)."""
     result, position, turn = [], start_position, None
     for move in moves:
         if turn is None:
-            turn = (position.to_move, None if position.end_phase else position.hand, [])
+            turn = (position.to_move, None if position.end_phase else position.hand, [], position.drawn_before)
         if isinstance(move, Play):
             turn[2].append(move)
         else:
-            result.append(Turn(turn[0], turn[1], tuple(turn[2]), move))
+            result.append(Turn(turn[0], turn[1], tuple(turn[2]), move, turn[3]))
             turn = None
         position = position.apply(move)
     if turn is not None:
-        result.append(Turn(turn[0], turn[1], tuple(turn[2]), None))
+        result.append(Turn(turn[0], turn[1], tuple(turn[2]), None, turn[3]))
     return result
 
 

@@ -100,6 +100,20 @@ def test_a_position_without_a_hand_line_is_the_start_of_a_turn():
     assert st.parse(text) == pos
 
 
+def test_a_line_from_a_hand_line_does_not_claim_its_draw():
+    """The cards of a `hand:` line were drawn before the position: the line's first turn said
+    'D drew ...', a draw it did not make. Without the line the mover draws, and says so."""
+    pos = st.deal(5).apply(next(m for m in st.deal(5).legal_moves() if isinstance(m, EndTurn)))
+    text = st.format_position(pos)
+    end = next(m for m in pos.legal_moves() if isinstance(m, EndTurn))
+    (first,) = st.turns(st.parse(text), [end])
+    assert str(first).startswith("D: D places ") and list(first.to_json()) == ["player", "plays", "placed"]
+    hand = " ".join(card_name(x) for x in pos.hand)
+    text = text.replace(f"hand: {hand}\n", "").replace("stock: ", f"stock: {hand} ")
+    (first,) = st.turns(st.parse(text), [end])
+    assert str(first).startswith(f"D drew {hand}: ") and list(first.to_json()) == ["player", "drew", "plays", "placed"]
+
+
 def played_out(seed: int, rows: int = 4) -> Position:
     """The seed's deal played to the end phase by always taking the first legal move."""
     pos = st.deal(seed, rows=rows)

@@ -366,8 +366,9 @@ one line per row (bottom first, '-' empty) and the lines
     json_fields="""\
 sir-tommy: a turn is {"player": "U"|"D", "drew": ["4H", ...], "plays": [{"card",
 "from": "drawn"|"row N", "foundation": N}], "placed": [{"card", "row"}]} (end-phase
-turns: no drew/placed; a pass: no plays); "held" gives each player's cards at the
-end; with --maximise also most_held, upper_bound, optimal and "maximise":
-{"player", "held", "proven_optimal", "super_winner_possible"}.""",
+turns: no drew/placed; a pass: no plays; the first turn from a position with
+hand: no drew); "held" gives each player's cards at the end; with --maximise
+also most_held, upper_bound, optimal and "maximise": {"player", "held",
+"proven_optimal", "super_winner_possible"}.""",
     test_variants=({}, {"rows": 6}, {"rows": 2}),
 )
