@@ -158,3 +158,13 @@ def test_bounds_left_by_a_spent_budget_hold_everywhere_in_small_games():
         walk(e.deal(seed, players=3, values=3))
     walk(e.deal(3, players=4, values=3))
     assert len(seen) > 100
+
+
+def test_a_finished_game_has_no_starter():
+    """Every card played: nobody is to move, and the empty line has no starter (it said the
+    leader, beside "to_move": null)."""
+    position = e.deal(1, players=3, values=3)
+    while not position.is_over():
+        position = position.apply(position.legal_moves()[0])
+    data = GAME.engine.solve(position, Budget(time_limit=10)).to_json()
+    assert (data["verdict"], data["to_move"], data["starter"], data["solution"]) == (WINNABLE, None, None, [])

@@ -110,7 +110,9 @@ class MoveValue(MoveVerdict):
 
 @dataclass
 class EtalageResult(OptimumResult):
-    """Every player's values; `value`/`bound` and the solution are those of the player to move."""
+    """Every player's values; `value`/`bound` and the solution are those of the player to move
+    (the leader once the game is over), and `starter` is the player to move: None once the game
+    is over, as where moves name no player, since nobody starts the empty line."""
 
     players: tuple[PlayerValues, ...] = ()
 
@@ -255,7 +257,7 @@ class EtalageEngine(Engine):
         moves = focus.guaranteed.moves if decided else []
         return EtalageResult(
             game=self.name, verdict=WINNABLE if decided else UNKNOWN, starters=[], solution=moves,
-            starter=focus.player, explanation=None, stats=stats, start=position,
+            starter=position.to_move, explanation=None, stats=stats, start=position,
             turns=rules.events(position, moves),
             details={"to_move": position.to_move, "result": "exact" if decided else "bounds",
                      "players": [v.to_json() for v in values]},
