@@ -110,10 +110,17 @@ def well_formed(players) -> bool:
 
 def within(new: tuple, old: tuple) -> bool:
     """Whether the interval between new's two ends (a value found and its proven bound, in
-    either order) lies within old's; anything lies within an interval that is not known."""
-    if None in old:
+    either order) lies within old's; anything lies within an interval that is not known. Of
+    an old value known without its bound (a score stored before schema version 3), new's
+    value must be no worse: between new's bound and it (the optimum lies between them)."""
+    value, bound = old
+    if value is None:
         return True
-    return None not in new and min(old) <= min(new) and max(new) <= max(old)
+    if None in new:
+        return False
+    if bound is None:
+        return min(value, new[1]) <= new[0] <= max(value, new[1])
+    return min(old) <= min(new) and max(new) <= max(old)
 
 
 def proves_no_less(verdict, score, score_bound, players, old_score, old_bound, old_players) -> bool:

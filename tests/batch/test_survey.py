@@ -260,6 +260,20 @@ def test_a_retry_replaces_an_unknown_row_only_with_one_that_proves_no_less(tmp_p
         assert stored("the-game") == [(WINNABLE, 0, 0, None, "won")]  # a decided row stays
 
 
+def test_a_retry_keeps_a_score_stored_without_its_bound_unless_it_finds_no_worse(tmp_path):
+    """A row stored before schema version 3 has its score (a line reaching it) but no bound:
+    a retry that finds a worse score proves less, though its interval is known at both ends."""
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        store.add([Row("the-game", "", 1, UNKNOWN, "", 3, 9, 1.0, "beam+bnb", "first", None, None),
+                   Row("quick-and-easy", "", 1, UNKNOWN, "", 40, 9, 1.0, "beam+bnb", "first", None, None)])
+        store.add([Row("the-game", "", 1, UNKNOWN, "", 98, 9, 1.0, "beam+bnb", "worse", None, 0),
+                   Row("quick-and-easy", "", 1, UNKNOWN, "", 30, 9, 1.0, "beam+bnb", "worse", None, 50)])
+        assert [(row.score, row.score_bound) for row in store.rows()] == [(40, None), (3, None)]
+        store.add([Row("the-game", "", 1, UNKNOWN, "", 3, 9, 1.0, "beam+bnb", "bound", None, 1),
+                   Row("quick-and-easy", "", 1, UNKNOWN, "", 45, 9, 1.0, "beam+bnb", "better", None, 50)])
+        assert [(row.score, row.score_bound) for row in store.rows()] == [(45, 50), (3, 1)]
+
+
 def wait_then_echo(task):
     """A worker task: returns a whole number at once; sleeps the seconds a float gives, or waits
     (up to 10 s) for the file a Path names, and returns "slow"."""
