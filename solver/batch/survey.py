@@ -72,6 +72,12 @@ CREATE TABLE IF NOT EXISTS deals (
 COLUMN_TYPES = {"players": "TEXT", "score_bound": "INTEGER"}
 
 
+def deal_name(game: str, variant: str, seed: int) -> str:
+    """A stored deal as an error names it: 'the-game (players=3) seed 2', its variant given,
+    since each variant has a seed 2 of its own."""
+    return f"{game} ({variant}) seed {seed}" if variant else f"{game} seed {seed}"
+
+
 class StoreError(WinnableError):
     """A results database that cannot be used: not SQLite, a different schema, unreadable."""
 
@@ -366,8 +372,8 @@ class Store:
             "SELECT seed, seconds FROM deals WHERE game = ? AND variant = ? ORDER BY seconds", (game, variant)
         ).fetchall()
         if rows and not isinstance(rows[-1][1], (int, float)):  # SQLite sorts text and blobs after numbers
-            deal = f"{game} ({variant}) seed {rows[-1][0]}" if variant else f"{game} seed {rows[-1][0]}"
-            raise StoreError(f"{self.path}: {deal} has seconds {rows[-1][1]!r}, not a number")
+            seed, seconds = rows[-1]
+            raise StoreError(f"{self.path}: {deal_name(game, variant, seed)} has seconds {seconds!r}, not a number")
         return [seconds for _, seconds in rows]
 
     def scores(self, game: str, variant: str, seeds: range | None = None) -> list[tuple[int, int | None]]:
@@ -383,7 +389,8 @@ class Store:
         for seed, score, bound in self.db.execute(sql + " ORDER BY seed", args):
             for name, value in (("score", score), ("score_bound", bound)):
                 if not (isinstance(value, int) or value is None and name == "score_bound"):
-                    raise StoreError(f"{self.path}: {game} seed {seed} has {name} {value!r}, not an integer")
+                    raise StoreError(f"{self.path}: {deal_name(game, variant, seed)} has {name} {value!r}, "
+                                     "not an integer")
             found.append((score, bound))
         return found
 
@@ -404,14 +411,14 @@ class Store:
             except (TypeError, ValueError):
                 players = None
             if not well_formed(players):
-                raise StoreError(f"{self.path}: {game} seed {seed} has players {text!r}, not a list of each "
-                                 f"player's {', '.join(PLAYER_KEYS)}")
+                raise StoreError(f"{self.path}: {deal_name(game, variant, seed)} has players {text!r}, not a list "
+                                 f"of each player's {', '.join(PLAYER_KEYS)}")
             if not found:
                 first_seed = seed
             elif len(players) != len(found[0]):  # a variant's deals have one number of players
                 many = "player" if len(players) == 1 else "players"
-                raise StoreError(f"{self.path}: {game} seed {seed} has the values of {len(players)} {many}, seed "
-                                 f"{first_seed} of {len(found[0])}")
+                raise StoreError(f"{self.path}: {deal_name(game, variant, seed)} has the values of {len(players)} "
+                                 f"{many}, seed {first_seed} of {len(found[0])}")
             found.append(players)
         return found
 

@@ -136,6 +136,11 @@ PLAYER = '{"player": 1, "guaranteed": 2, "guaranteed_bound": 2, "cooperative_bes
     (f"UPDATE deals SET players = '[{PLAYER}, {PLAYER}]' WHERE game = 'twaalven' AND seed = 5; "
      f"UPDATE deals SET players = '[{PLAYER}]' WHERE game = 'twaalven' AND seed = 6",
      "twaalven seed 6 has the values of 1 player, seed 5 of 2"),
+    # a deal of a variant is named with it: each variant has a seed 4 of its own
+    ("UPDATE deals SET score = 'abc' WHERE game = 'other' AND seed = 4", "other (players=2) seed 4 has score 'abc'"),
+    ("UPDATE deals SET score = 1, score_bound = 'x' WHERE game = 'other' AND seed = 4",
+     "other (players=2) seed 4 has score_bound 'x', not an integer"),
+    ("UPDATE deals SET players = '5' WHERE game = 'other' AND seed = 4", "other (players=2) seed 4 has players '5'"),
 ])
 def test_a_database_edited_by_hand_is_refused_in_one_line(db, tmp_path, edit, message):
     edited = tmp_path / "edited.sqlite"
