@@ -279,7 +279,31 @@ class Store:
                              "to a writable directory and read the copy")
 
     def _open(self, read_only: bool) -> None:
-        """Checks the schema (writing nothing) and, on a new database to be written, creates it."""
+        """Checks the schema (writing nothing) and, on a database to be written, creates it or
+        adds the columns newer than its version (every row kept, their new values unknown:
+        NULL). It is read and written in one transaction, under the write lock when it is to be
+        written: another survey may be creating or upgrading it at the same moment (a column
+        added twice is an error, and a version read before an upgrade does not match the
+        columns read after it)."""
+        try:
+            self.db.execute("BEGIN" if read_only else "BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as error:  # another connection held the lock past the timeout
+            raise StoreError(f"{self.path}: cannot open it ({error})") from None
+        try:
+            columns = self._check(read_only)
+            self.db.commit()
+        except BaseException:
+            self.db.rollback()
+            raise
+        #: an older database read as it is lacks the newer columns, read as NULL
+        self.has_players, self.has_score_bound = "players" in columns, "score_bound" in columns
+        self.columns = ", ".join(name if name in columns else "NULL" for name in Row._fields)
+        if not read_only:
+            self.db.execute("PRAGMA journal_mode=WAL")  # kept in the file, but a copy may have lost it
+            self.db.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a crash still keeps every commit
+
+    def _check(self, read_only: bool) -> tuple[str, ...]:
+        """`_open`'s work within its transaction; returns the columns of the table deals."""
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         tables = self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
         if version == 0 and tables:
@@ -287,7 +311,8 @@ class Store:
         if version == 0 and read_only:
             raise StoreError(f"{self.path}: an empty database: no survey has stored results in it")
         if version == 0:
-            self.db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+            self.db.execute(SCHEMA)
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             version = SCHEMA_VERSION
         if version not in COLUMNS_OF_VERSION:
             raise StoreError(f"{self.path}: schema version {version}; this winnable reads versions "
@@ -297,17 +322,12 @@ class Store:
         if columns != expected:
             raise StoreError(f"{self.path}: not a results database (no table deals with the columns "
                              f"{', '.join(expected)})")
-        missing = [name for name in Row._fields if name not in columns]
-        if missing and not read_only:  # every row kept; their new columns unknown (NULL)
-            added = " ".join(f"ALTER TABLE deals ADD COLUMN {name} {COLUMN_TYPES[name]};" for name in missing)
-            self.db.executescript(f"BEGIN IMMEDIATE; {added} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-            columns = Row._fields
-        #: an older database read as it is lacks the newer columns, read as NULL
-        self.has_players, self.has_score_bound = "players" in columns, "score_bound" in columns
-        self.columns = ", ".join(name if name in columns else "NULL" for name in Row._fields)
-        if not read_only:
-            self.db.execute("PRAGMA journal_mode=WAL")  # kept in the file, but a copy may have lost it
-            self.db.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a crash still keeps every commit
+        if columns == Row._fields or read_only:
+            return columns
+        for name in Row._fields[len(columns):]:
+            self.db.execute(f"ALTER TABLE deals ADD COLUMN {name} {COLUMN_TYPES[name]}")
+        self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        return Row._fields
 
     def close(self) -> None:
         self.db.close()

@@ -225,6 +225,39 @@ def test_an_older_database_keeps_its_rows(version, tmp_path):
     assert surveyed.output.splitlines()[-1] == "score proven optimal in 2 of 2 deals (mean 0.00)"
 
 
+def test_two_surveys_opening_an_older_database_at_once_upgrade_it_once(tmp_path, monkeypatch):
+    """A survey reads a database's version and columns and adds the missing ones under the
+    write lock: another survey upgrading it between those reads made this one refuse it as
+    'not a results database' (or fail adding a column twice)."""
+    old = tmp_path / "old.sqlite"
+    with closing(sqlite3.connect(old)) as connection:
+        connection.executescript(OLDER_SCHEMAS[2].replace("PRAGMA", "") + "PRAGMA user_version = 2;")
+    connect = sqlite3.connect
+
+    def upgrade_meanwhile():
+        """What a survey opening the database does to it, if it can get the write lock at once."""
+        with closing(connect(old, timeout=0.1)) as rival:
+            try:
+                rival.executescript("BEGIN IMMEDIATE; ALTER TABLE deals ADD COLUMN score_bound INTEGER; "
+                                    "PRAGMA user_version = 3; COMMIT;")
+            except sqlite3.OperationalError as error:
+                assert "locked" in str(error)
+
+    class Raced(sqlite3.Connection):
+        def execute(self, sql, *args):
+            if sql.startswith("SELECT count(*) FROM sqlite_master"):  # just after the version is read
+                upgrade_meanwhile()
+            return super().execute(sql, *args)
+
+    monkeypatch.setattr(sqlite3, "connect", lambda *args, **kwargs: connect(*args, **kwargs, factory=Raced))
+    with Store(str(old)) as store:
+        assert store.has_score_bound and store.rows() == []
+    monkeypatch.undo()
+    with closing(sqlite3.connect(old)) as connection:
+        assert [name for _, name, *_ in connection.execute("PRAGMA table_info(deals)")] == list(Row._fields)
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == 3
+
+
 def test_a_damaged_database_is_one_error_line(db, tmp_path):
     damaged = tmp_path / "damaged.sqlite"
     with closing(sqlite3.connect(db)) as connection:
