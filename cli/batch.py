@@ -261,7 +261,8 @@ def report(db_path, plot_path, as_json):
     {"deals", "exact_deals", "mean_guaranteed" (by seat, over the exact deals),
     "pairs", "cooperative_above", "cooperative_not_above", "undecided", "not_searched"};
     "scores" is null but for an optimisation that values no player one by one (The
-    Game's fewest cards left, Sir Tommy's --maximise): {"deals", "optimal" (score
+    Game's fewest cards left, Quick & Easy's most cards played, Sir Tommy's
+    --maximise): {"deals" (those with a score: Sir Tommy's won ones), "optimal" (score
     proven optimal), "mean_optimal", "mean_gap" (of the others, score to proven bound),
     "no_bound" (rows stored before the bound was)}.
     """

@@ -43,6 +43,20 @@ def test_json_has_each_game_and_variant_with_its_interval(db):
         assert twaalven["seconds"]["total"] == pytest.approx(sum(r.seconds for r in store.rows("twaalven")))
 
 
+def test_help_names_every_game_whose_groups_have_scores(tmp_path):
+    """report --help says which games' groups have "scores" (not null): Quick & Easy's too."""
+    path = str(tmp_path / "r.sqlite")
+    names = {"the-game": "The Game's", "quick-and-easy": "Quick & Easy's", "sir-tommy": "Sir Tommy's"}
+    for name in names:
+        options = ["--maximise", "U"] if name == "sir-tommy" else []
+        given = [name, "--seeds", "1", "--db", path, "--jobs", "1", "--time-limit", "1", *options]
+        assert CliRunner().invoke(survey, given).exit_code == 0
+    result = CliRunner().invoke(report, [path, "--json"])
+    assert all(group["scores"]["deals"] == 1 for group in json.loads(result.stdout)["groups"])
+    listed = " ".join(CliRunner().invoke(report, ["--help"]).output.split('"scores" is null', 1)[1].split())
+    assert all(title in listed.split("):", 1)[0] for title in names.values()), listed
+
+
 def test_table_has_a_line_per_game_and_variant(db):
     lines = CliRunner().invoke(report, [str(db)]).stdout.splitlines()
     assert lines[0].split()[:5] == ["game", "deals", "winnable", "unwinnable", "unknown"]
