@@ -341,12 +341,13 @@ class Store:
     def add(self, rows: list[Row]) -> None:
         """Stores rows in one transaction. A seed already stored keeps its first row, unless
         that row is `unknown` and the new one proves no less (a retry with a bigger budget
-        replaces it; see `proves_no_less`)."""
+        replaces it; see `proves_no_less`). The columns are named: a newer winnable may add
+        columns to the database while this survey runs, and its rows then leave them NULL."""
         if rows:
             self.db.create_function("proves_no_less", 7, proves_no_less, deterministic=True)
             with self.db:
                 self.db.executemany(
-                    f"INSERT INTO deals VALUES ({', '.join('?' * len(Row._fields))}) "
+                    f"INSERT INTO deals ({', '.join(Row._fields)}) VALUES ({', '.join('?' * len(Row._fields))}) "
                     f"ON CONFLICT (game, variant, seed) DO UPDATE SET "
                     f"{', '.join(f'{name} = excluded.{name}' for name in Row._fields[3:])} "
                     f"WHERE deals.verdict = '{UNKNOWN}' AND proves_no_less(excluded.verdict, excluded.score, "

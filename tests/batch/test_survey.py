@@ -274,6 +274,20 @@ def test_a_retry_keeps_a_score_stored_without_its_bound_unless_it_finds_no_worse
         assert [(row.score, row.score_bound) for row in store.rows()] == [(45, 50), (3, 1)]
 
 
+def test_a_survey_goes_on_storing_when_a_newer_winnable_adds_a_column(tmp_path):
+    """A newer schema may add columns while a survey has the database open (the newer program
+    upgrades it on opening): the running survey's rows must still be stored, not refused for
+    giving fewer values than the table has columns."""
+    path = str(tmp_path / "r.sqlite")
+    with Store(path) as store:
+        store.add([Row("twaalven", "", 1, WINNABLE, "T", None, 1, 0.1, "dfs", "")])
+        with closing(sqlite3.connect(path)) as newer:
+            newer.executescript("ALTER TABLE deals ADD COLUMN later TEXT; PRAGMA user_version = 4;")
+        store.add([Row("twaalven", "", 2, WINNABLE, "T", None, 1, 0.1, "dfs", "")])
+    with closing(sqlite3.connect(path)) as connection:
+        assert connection.execute("SELECT seed, later FROM deals ORDER BY seed").fetchall() == [(1, None), (2, None)]
+
+
 def wait_then_echo(task):
     """A worker task: returns a whole number at once; sleeps the seconds a float gives, or waits
     (up to 10 s) for the file a Path names, and returns "slow"."""
