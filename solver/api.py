@@ -14,8 +14,20 @@ See docs/api.md.
 
 from __future__ import annotations
 
+from puzzles.errors import WinnableError
+
 from .registry import GAMES, game
 from .result import AnalyseResult, Budget, Explanation, SolveResult
+
+
+def budget(time_limit: float | None, node_limit: int, table_mib: int | None) -> Budget:
+    """A search budget from a caller's limits, checked as the command line checks its options:
+    a time limit of zero, below it or not a number would only leave every answer unknown."""
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+        raise WinnableError(f"time_limit {time_limit!r}: give a number of seconds above 0, or None for no limit")
+    if not (isinstance(node_limit, int) and node_limit >= 0):
+        raise WinnableError(f"node_limit {node_limit!r}: give a whole number of nodes, 0 for no limit")
+    return Budget(time_limit, node_limit, table_mib=table_mib)
 
 
 def games() -> list[str]:
@@ -40,17 +52,16 @@ def solve(name: str, position, time_limit: float | None = 30.0, node_limit: int 
     """Is the deal or position winnable, by whom and how? An optimisation game (The Game)
     answers with an OptimumResult: its value, proven bound and whether they meet."""
     entry = game(name)
-    budget = Budget(time_limit, node_limit, table_mib=table_mib)
-    return entry.engine.solve(position, budget, **entry.checked(options, "solve"))
+    return entry.engine.solve(position, budget(time_limit, node_limit, table_mib), **entry.checked(options, "solve"))
 
 
 def explain(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0,
             table_mib: int | None = None) -> Explanation:
     """Why the deal or position cannot be won (or that it can), in sentences a player can check."""
-    return game(name).engine.explain(position, Budget(time_limit, node_limit, table_mib=table_mib))
+    return game(name).engine.explain(position, budget(time_limit, node_limit, table_mib))
 
 
 def analyse(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0,
             table_mib: int | None = None) -> AnalyseResult:
     """Every legal move with what it leads to: keeps winnable, loses, or unknown."""
-    return game(name).engine.analyse(position, Budget(time_limit, node_limit, table_mib=table_mib))
+    return game(name).engine.analyse(position, budget(time_limit, node_limit, table_mib))
