@@ -90,9 +90,10 @@ class Budget:
             self.time_limit = None
         if self.table_mib is not None and self.table_mib < 1:
             raise WinnableError(f"a table of {self.table_mib} MiB: at least 1")
-        if self.table_mib is not None and self.table_mib > (machine_mib() or self.table_mib):
+        memory = machine_mib() if self.table_mib is not None else None
+        if memory is not None and self.table_mib > memory:
             # asked for, the allocation would abort the process, or the system kill it later
-            raise WinnableError(f"a table of {self.table_mib} MiB: more than this machine's {machine_mib()} MiB")
+            raise WinnableError(f"a table of {self.table_mib} MiB: more than this machine's {memory} MiB")
 
     def seconds_left(self) -> float | None:
         if self.time_limit is None:
