@@ -19,7 +19,7 @@ moves, applies them, and holds a plain exhaustive search for the fewest cards le
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from .cards import shuffled
@@ -103,25 +103,30 @@ def dead_cards(position: Position) -> list[int]:
 
 @dataclass(frozen=True)
 class Play:
-    """One card onto one pile (0 up1, 1 up2, 2 down1, 3 down2): `45 on up1`."""
+    """One card onto one pile (0 up1, 1 up2, 2 down1, 3 down2): `45 on up1`. A card of The
+    Game: Extreme that bears an instruction is shown with it (`55!stop on up1`); the
+    instruction is the card's, not the move's, so plays compare equal without it."""
 
     card: int
     pile: int
+    instruction: str | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
-        return f"{self.card} on {PILES[self.pile]}"
+        mark = f"!{self.instruction}" if self.instruction else ""
+        return f"{self.card}{mark} on {PILES[self.pile]}"
 
-    _PATTERN = re.compile(rf"^\s*({NUMBER})\s+on\s+(up1|up2|down1|down2)\s*$")
+    _PATTERN = re.compile(rf"^\s*({NUMBER})(?:!([a-z-]+))?\s+on\s+(up1|up2|down1|down2)\s*$")
 
     @classmethod
     def parse(cls, text: str) -> Play:
         match = cls._PATTERN.match(text.lower())
         if not match:
             raise ParseError(f"{quoted(text)} is not a play like '45 on up1' (piles up1 up2 down1 down2)")
-        return cls(int(match.group(1)), PILES.index(match.group(2)))
+        return cls(int(match.group(1)), PILES.index(match.group(3)), match.group(2))
 
     def to_json(self) -> dict:
-        return {"card": self.card, "pile": PILES[self.pile]}
+        data = {"card": self.card, "pile": PILES[self.pile]}
+        return data if self.instruction is None else {**data, "instruction": self.instruction}
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,7 @@ class Position(base.Position):
             for pile in range(4):
                 after = _allowed(self.instructions, self.piles, self.state, card, pile)
                 if after and _can_finish(self.marks, rest, _put(self.piles, pile, card), after, self.minimum):
-                    moves.append(Play(card, pile))
+                    moves.append(Play(card, pile, self.instruction(card)))
         if _may_end(self.instructions, self.piles, self.state, self.minimum):
             moves.append(EndTurn())
         return moves

@@ -48,6 +48,15 @@ def test_stop_ends_the_turn_at_once_even_as_the_first_card_and_below_the_minimum
     assert not stop_only.is_over() and stop_only.legal_moves() == [Play(45, UP1)]
 
 
+def test_a_play_names_its_cards_instruction_and_parses_back_equal_to_the_bare_play():
+    pos = position([(45, 50, 60, 70, 80, 90, 91, 92)], draw=(2, 3, 4), marks={45: "stop"})
+    marked = next(m for m in pos.legal_moves() if isinstance(m, Play) and m.card == 45)
+    assert str(marked) == "45!stop on up1" and marked.to_json()["instruction"] == "stop"
+    assert x.parse_move(str(marked)) == marked == Play(45, UP1)
+    assert x.parse_move(str(marked)).instruction == "stop"
+    assert str(next(m for m in pos.legal_moves() if m == Play(50, UP1))) == "50 on up1"
+
+
 def test_expert_combines_a_stop_opens_a_turn_below_three():
     pos = position([(45, 50, 60, 70, 80, 90, 91, 92)], draw=(2,), marks={45: "stop"}, expert=True)
     assert pos.apply(Play(45, UP1)).legal_moves() == [EndTurn()]
