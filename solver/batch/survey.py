@@ -151,6 +151,16 @@ def proves_no_less(verdict, score, score_bound, players, old_score, old_bound, o
         return True
 
 
+def found_better(score, score_bound, old_score) -> bool:
+    """Whether a stored score is better than a new row's, which its proven bound orients (a
+    bound below the score: fewest cards left; above it: most cards played). A retry may decide
+    a deal with a worse line than the stored one found: the row keeps that line. (An SQL
+    function of `Store.add`, as `proves_no_less` is.)"""
+    if None in (score, score_bound, old_score) or score == score_bound:
+        return False
+    return old_score < score if score_bound < score else old_score > score
+
+
 def seed_range(text: str, highest: int = MAX_SEED) -> range:
     """Seeds from 'N' or 'FIRST-LAST' (inclusive), at most `highest` (a stored seed's limit
     unless the seeds are not stored); WinnableError for anything else."""
@@ -341,15 +351,23 @@ class Store:
     def add(self, rows: list[Row]) -> None:
         """Stores rows in one transaction. A seed already stored keeps its first row, unless
         that row is `unknown` and the new one proves no less (a retry with a bigger budget
-        replaces it; see `proves_no_less`). The columns are named: a newer winnable may add
-        columns to the database while this survey runs, and its rows then leave them NULL."""
+        replaces it; see `proves_no_less`), and then keeps its score and line where they are
+        better (`found_better`). The columns are named: a newer winnable may add columns to
+        the database while this survey runs, and its rows then leave them NULL."""
+        def update(name: str) -> str:
+            if name not in ("score", "solution"):
+                return f"{name} = excluded.{name}"
+            return (f"{name} = CASE WHEN found_better(excluded.score, excluded.score_bound, deals.score) "
+                    f"THEN deals.{name} ELSE excluded.{name} END")
+
         if rows:
             self.db.create_function("proves_no_less", 7, proves_no_less, deterministic=True)
+            self.db.create_function("found_better", 3, found_better, deterministic=True)
             with self.db:
                 self.db.executemany(
                     f"INSERT INTO deals ({', '.join(Row._fields)}) VALUES ({', '.join('?' * len(Row._fields))}) "
                     f"ON CONFLICT (game, variant, seed) DO UPDATE SET "
-                    f"{', '.join(f'{name} = excluded.{name}' for name in Row._fields[3:])} "
+                    f"{', '.join(update(name) for name in Row._fields[3:])} "
                     f"WHERE deals.verdict = '{UNKNOWN}' AND proves_no_less(excluded.verdict, excluded.score, "
                     "excluded.score_bound, excluded.players, deals.score, deals.score_bound, deals.players)",
                     rows,

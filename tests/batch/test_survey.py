@@ -21,7 +21,7 @@ from cli.batch import survey
 from cli.commands import solve
 from solver.batch import survey as surveying
 from solver.registry import game
-from solver.result import UNKNOWN, WINNABLE, Budget
+from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 from solver.batch.survey import Row, Store, seed_range, wilson
 from tests.conftest import memory_limit, read_only
 
@@ -272,6 +272,21 @@ def test_a_retry_keeps_a_score_stored_without_its_bound_unless_it_finds_no_worse
         store.add([Row("the-game", "", 1, UNKNOWN, "", 3, 9, 1.0, "beam+bnb", "bound", None, 1),
                    Row("quick-and-easy", "", 1, UNKNOWN, "", 45, 9, 1.0, "beam+bnb", "better", None, 50)])
         assert [(row.score, row.score_bound) for row in store.rows()] == [(45, 50), (3, 1)]
+
+
+def test_a_retry_that_decides_a_deal_with_a_worse_line_keeps_the_stored_line(tmp_path):
+    """A decided row replaces an unknown one, but a line it found worse than the stored one
+    (The Game: more cards left; Sir Tommy's --maximise: fewer cards played) is not taken."""
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        store.add([Row("the-game", "", 1, UNKNOWN, "", 3, 9, 1.0, "beam+bnb", "three left", None, 0),
+                   Row("sir-tommy", "max", 1, UNKNOWN, "", 40, 9, 1.0, "dfs", "forty", None, 52),
+                   Row("the-game", "", 2, UNKNOWN, "", 6, 9, 1.0, "beam+bnb", "six left", None, 0)])
+        store.add([Row("the-game", "", 1, UNWINNABLE, "", 5, 7, 2.0, "beam+bnb", "five left", None, 1),
+                   Row("sir-tommy", "max", 1, UNWINNABLE, "", 30, 7, 2.0, "dfs", "thirty", None, 45),
+                   Row("the-game", "", 2, UNWINNABLE, "", 4, 7, 2.0, "beam+bnb", "four left", None, 2)])
+        assert [(row.seed, row.verdict, row.score, row.score_bound, row.solution, row.nodes) for row in store.rows()] == [
+            (1, UNWINNABLE, 40, 45, "forty", 7),
+            (1, UNWINNABLE, 3, 1, "three left", 7), (2, UNWINNABLE, 4, 2, "four left", 7)]
 
 
 def test_a_survey_goes_on_storing_when_a_newer_winnable_adds_a_column(tmp_path):
