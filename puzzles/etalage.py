@@ -385,13 +385,15 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
     trick = cards(*fields["trick"]) if "trick" in fields else ()
     scores = numbers("scores", count, (0,) * count)
     leader = numbers("leader", 1, (1,))[0]
+    if not 1 <= leader <= count:  # here, with its line: the pick order below needs a leader in range
+        raise ParseError(f"leader {leader}: there are players 1 to {count}", fields["leader"][1])
     position = Position(display, parsed_hands, scores, leader, trick, 0, top)
     if "to-pick" in fields:
         who = numbers("to-pick", 1, (0,))[0]
         line = fields["to-pick"][1]
         if not position.distributing:
             raise ParseError(f"to-pick {who}, but the trick holds {len(trick)} of {count} cards", line)
-        order = pick_order(trick, leader, count) if 1 <= leader <= count else ()
+        order = pick_order(trick, leader, count)
         if who not in order:
             entitled = " ".join(map(str, order)) or "nobody"
             raise ParseError(f"to-pick {who}: the players entitled to pick are {entitled}", line)

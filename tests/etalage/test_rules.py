@@ -188,6 +188,9 @@ def test_a_position_mid_distribution_names_who_picks_next():
     ("hand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\n", "no 'display:' line"),
     ("display: 1R\nhand 1: 4R 1Y\n", "1 hand line; Etalage is for 3 to 6 players"),
     ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\nleader: 4\n", "leader 4"),
+    # mid-distribution, a leader out of range was once reported as "the players entitled to pick are nobody"
+    ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\ntrick: 1G 2G 3G\nleader: 4\nto-pick: 2\n",
+     "^line 6: leader 4: there are players 1 to 3$"),
     ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\nto-pick: 1\n", "to-pick 1, but the trick holds 0"),
     ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\nplayers: 3\n", "unknown line 'players'"),
     ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\nscores: 1 2\n", "scores needs 3 numbers"),
