@@ -138,6 +138,7 @@ class EtalageResult(OptimumResult):
 
 class EtalageEngine(Engine):
     name = rules.NAME
+    proves_unwinnable = False
     #: 128 MiB of proven bounds: three 40-byte entries to a 128-byte bucket
     table_slot_bytes = 128
     table_slot_entries = 3
