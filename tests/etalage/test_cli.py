@@ -94,6 +94,11 @@ def test_analyse_along_a_record_finds_where_each_player_gave_points_away():
         pos = after
 
 
+def test_help_shows_the_game_record_line():
+    # the file formats in --help once left out the `moves:` line of a game record
+    assert "A game record adds 'moves: 7G 2G 9Y pick R ...'" in run("analyse", "--help").output
+
+
 def test_an_empty_record_is_the_position_itself():
     # A `moves:` line with no moves yet once made an empty record: analyse then said "no legal
     # moves" for a deal with several.
