@@ -304,6 +304,11 @@ def check_position(position: Position, scores_given: bool = True) -> None:
             f"the scores add up to {sum(p.scores)}, but the cards taken (those not in the display,"
             f" a hand or the trick) are worth {worth}{unscored}"
         )
+    if not p.distributing and len(p.display) < p.players:
+        raise IllegalPositionError(
+            f"the display holds {amount(len(p.display), 'card')}; until a trick is complete it holds at least"
+            f" {p.players}, the deal's or the last trick's"
+        )
     if p.distributing:
         order = p.order
         if not order or not p.display or not 0 <= p.picked < len(order):
