@@ -15,6 +15,7 @@ import click
 
 from puzzles.cards import MASK64
 from puzzles.errors import WinnableError, quoted
+from puzzles.text import amount
 from solver.batch import generate as generating
 from solver.batch import report as reporting
 from solver.batch import survey as surveying
@@ -137,7 +138,7 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     low, high = summary.interval
     counts = ", ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items())
     title = f"{entry.title} ({variant})" if variant else entry.title
-    click.echo(f"{title}, seeds {seeds.start}-{seeds.stop - 1}: {summary.deals} deals ({new} solved now, "
+    click.echo(f"{title}, seeds {seeds.start}-{seeds.stop - 1}: {amount(summary.deals, 'deal')} ({new} solved now, "
                f"{summary.deals - new} stored before) in {wall:.1f} s")
     click.echo(counts)
     click.echo(f"winnable {100 * summary.share:.2f}% (Wilson 95%: {100 * low:.2f}-{100 * high:.2f}%, "

@@ -304,6 +304,11 @@ def check_position(position: Position, scores_given: bool = True) -> None:
             f"the scores add up to {sum(p.scores)}, but the cards taken (those not in the display,"
             f" a hand or the trick) are worth {worth}{unscored}"
         )
+    if not p.distributing and len(p.display) < p.players:
+        raise IllegalPositionError(
+            f"the display holds {amount(len(p.display), 'card')}; until a trick is complete it holds at least"
+            f" {p.players}, the deal's or the last trick's"
+        )
     if p.distributing:
         order = p.order
         if not order or not p.display or not 0 <= p.picked < len(order):
@@ -385,13 +390,15 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
     trick = cards(*fields["trick"]) if "trick" in fields else ()
     scores = numbers("scores", count, (0,) * count)
     leader = numbers("leader", 1, (1,))[0]
+    if not 1 <= leader <= count:  # here, with its line: the pick order below needs a leader in range
+        raise ParseError(f"leader {leader}: there are players 1 to {count}", fields["leader"][1])
     position = Position(display, parsed_hands, scores, leader, trick, 0, top)
     if "to-pick" in fields:
         who = numbers("to-pick", 1, (0,))[0]
         line = fields["to-pick"][1]
         if not position.distributing:
             raise ParseError(f"to-pick {who}, but the trick holds {len(trick)} of {count} cards", line)
-        order = pick_order(trick, leader, count) if 1 <= leader <= count else ()
+        order = pick_order(trick, leader, count)
         if who not in order:
             entitled = " ".join(map(str, order)) or "nobody"
             raise ParseError(f"to-pick {who}: the players entitled to pick are {entitled}", line)

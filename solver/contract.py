@@ -151,7 +151,7 @@ class GameEntry:
     def variant_label(self, variant: dict) -> str:
         """How a variant is named in survey rows and reports: '' for the standard rules, else
         'players=3 expert' (options in declaration order, defaults left out). Solve options
-        count too ('players=3 guarantees-only'): they change what a row holds, so rows searched
+        count too ('players=4 guarantees-only'): they change what a row holds, so rows searched
         with them are kept and reported apart."""
         words = []
         for option in self.options:

@@ -51,6 +51,9 @@ class Engine:
     #: time_limit)`), if any: imported when a model first runs, since OR-Tools takes half a
     #: second to import and most commands run none
     sat_module: str | None = None
+    #: False for a game whose verdict is never `unwinnable` (Etalage: nobody wins alone), so
+    #: that `generate --unwinnable` is refused rather than solving every seed for nothing
+    proves_unwinnable: bool = True
 
     def __init__(self):
         self._kernel = None

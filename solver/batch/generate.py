@@ -182,6 +182,10 @@ def tasks(game: str, variant: str, seeds: range, wanted: str, budget: tuple) -> 
     when only a verdict is needed."""
     if wanted not in (*BANDS, "any", "unwinnable"):
         raise WinnableError(f"unknown difficulty {quoted(wanted)}; choose from {', '.join(BANDS)}")
-    engine_entry(game).variant_of(variant)  # a variant the game does not have fails here, not in a worker
+    entry = engine_entry(game)
+    entry.variant_of(variant)  # a variant the game does not have fails here, not in a worker
+    if wanted == "unwinnable" and not entry.engine.proves_unwinnable:
+        raise WinnableError(f"--unwinnable: {entry.title} has no unwinnable deals (its verdict says whether "
+                            "the values are proven)")
     size = 64 if wanted == "unwinnable" else 4
     return ((game, variant, chunk, wanted, *budget) for chunk in batches(seeds, size))

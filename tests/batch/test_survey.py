@@ -154,6 +154,11 @@ def test_a_200_seed_survey_stores_each_deal_once_as_solving_it_directly(tmp_path
     assert "winnable 100.00% (Wilson 95%: 98.12-100.00%" in result.stdout
 
 
+def test_a_one_seed_survey_says_1_deal(tmp_path):
+    result = run("--seeds", "7", "--db", str(tmp_path / "r.sqlite"), "--jobs", "1")
+    assert "seeds 7-7: 1 deal (1 solved now, 0 stored before)" in result.stdout, result.output
+
+
 def test_json_summary_has_the_documented_shape_and_a_rerun_solves_nothing(tmp_path):
     db = tmp_path / "r.sqlite"
     first = json.loads(run("--seeds", "1-60", "--db", str(db), "--jobs", "1", "--json").stdout)

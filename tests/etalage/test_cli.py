@@ -67,6 +67,15 @@ def test_bad_input_is_one_error_line_with_exit_2():
         assert result.exit_code == 2 and len(errors) == 1 and message in errors[0], result.output
 
 
+def test_generate_refuses_unwinnable_deals_which_etalage_never_has(tmp_path):
+    # it once solved every seed of the range (by default 1-100000) to write nothing
+    result = run("generate", "etalage", "--unwinnable", "--values", "4", "--seeds", "1-3", "--jobs", "1",
+                 "--out", str(tmp_path / "out"))
+    assert result.exit_code == 2 and result.output == (
+        "Error: --unwinnable: Etalage has no unwinnable deals (its verdict says whether the values are proven)\n")
+    assert not (tmp_path / "out").exists()
+
+
 def test_analyse_along_a_record_finds_where_each_player_gave_points_away():
     start, moves = record(5, 4, random.Random(7))
     text = e.format_position(start) + "moves: " + " ".join(map(str, moves)) + "\n"
@@ -83,6 +92,11 @@ def test_analyse_along_a_record_finds_where_each_player_gave_points_away():
         else:  # forced: not searched, and the best there is
             assert (found["reason"], found["guaranteed"], found["optimal"], found["best"]) == ("forced", None, False, True)
         pos = after
+
+
+def test_help_shows_the_game_record_line():
+    # the file formats in --help once left out the `moves:` line of a game record
+    assert "A game record adds 'moves: 7G 2G 9Y pick R ...'" in run("analyse", "--help").output
 
 
 def test_an_empty_record_is_the_position_itself():

@@ -121,11 +121,11 @@ def test_picks_are_compulsory_while_the_display_holds_cards():
 
 
 def test_a_player_whose_turn_to_pick_finds_the_display_empty_takes_nothing():
-    start = position("4R 1R", ["5R 2G", "2R 3G", "3R 9G"])
+    start = position("4R 1R 6R", ["5R 2G", "2R 3G", "3R 9G"])
     pos = play(start, "5R", "2R", "3R")
     assert pos.order == (1, 3, 2) and pos.legal_moves() == [Pick(0)]
     after = play(pos, "pick R")
-    assert after.scores == (start.scores[0] + 5, 0, 0) and not after.distributing  # players 3 and 2 take nothing
+    assert after.scores == (start.scores[0] + 11, 0, 0) and not after.distributing  # players 3 and 2 take nothing
     assert after.leader == 1 and after.display == cards("5R 2R 3R")
 
 
@@ -188,9 +188,15 @@ def test_a_position_mid_distribution_names_who_picks_next():
     ("hand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\n", "no 'display:' line"),
     ("display: 1R\nhand 1: 4R 1Y\n", "1 hand line; Etalage is for 3 to 6 players"),
     ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\nleader: 4\n", "leader 4"),
+    # mid-distribution, a leader out of range was once reported as "the players entitled to pick are nobody"
+    ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\ntrick: 1G 2G 3G\nleader: 4\nto-pick: 2\n",
+     "^line 6: leader 4: there are players 1 to 3$"),
     ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\nto-pick: 1\n", "to-pick 1, but the trick holds 0"),
     ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\nplayers: 3\n", "unknown line 'players'"),
     ("display: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\nscores: 1 2\n", "scores needs 3 numbers"),
+    # once solved: a trick starts with the deal's display or with the last trick's cards in it
+    ("values: 1-5\ndisplay: -\nhand 1: 1R 2G 5G 4Y\nhand 2: 2Y 4G 1Y 3Y\nhand 3: 4R 5Y 1G 3G\nscores: 10 0 0\n",
+     "^the display holds 0 cards; until a trick is complete it holds at least 3, the deal's or the last trick's$"),
 ])
 def test_bad_positions_are_refused_naming_the_problem(text, message):
     with pytest.raises((ParseError, IllegalPositionError), match=message):

@@ -138,6 +138,7 @@ class EtalageResult(OptimumResult):
 
 class EtalageEngine(Engine):
     name = rules.NAME
+    proves_unwinnable = False
     #: 128 MiB of proven bounds: three 40-byte entries to a 128-byte bucket
     table_slot_bytes = 128
     table_slot_entries = 3
@@ -364,7 +365,9 @@ GAME = GameEntry(
 etalage: 'display: 7R 3Y 10G', 'hand 1: 5R 2G ...' per player, 'scores: 0 0 0',
 'leader: 1', 'trick: 4G 9R' (cards played in the trick from the leader on, '-' for
 none) and, while a complete trick is distributed, 'to-pick: 2'; optional
-'values: 1-6' for a reduced deck. Cards are value then colour R Y G B P O.""",
+'values: 1-6' for a reduced deck. Cards are value then colour R Y G B P O.
+A game record adds 'moves: 7G 2G 9Y pick R ...', the moves played from there:
+analyse goes along it, the other commands take the position it reaches.""",
     json_fields="""\
 etalage: also to_move, result ("exact" or "bounds"), guaranteed, guaranteed_bound,
 optimal (of the player to move) and players: [{"player", "score", "guaranteed",
