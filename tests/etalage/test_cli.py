@@ -106,7 +106,7 @@ def test_an_empty_record_is_the_position_itself():
     text = e.format_position(start) + "moves:\n"
     assert e.parse(text) == start
     result = json.loads(run("analyse", "etalage", "-", "--json", input=text).output)
-    assert [found["notation"] for found in result["moves"]] == [str(move) for move in start.legal_moves()]
+    assert [found["notation"] for found in result["moves"]] == [f"player 1 plays {move}" for move in start.legal_moves()]
     assert len(result["moves"]) > 1
 
 

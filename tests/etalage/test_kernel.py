@@ -131,10 +131,11 @@ def test_guarantees_too_large_to_finish_leave_the_cooperative_bests_their_share(
 def test_analyse_marks_the_best_card_and_those_that_give_points_away():
     deal = e.deal(7, players=3, values=4)
     analysis = engine.analyse(deal, Budget(time_limit=SAFETY_SECONDS))
-    values = {str(m.move): m.value for m in analysis.moves}
+    values = {str(m.move.move): m.value for m in analysis.moves}
+    assert {m.move.player for m in analysis.moves} == {1}
     assert values == {str(m): e.values(deal.apply(m), 1)[0] for m in deal.legal_moves()}
     best = max(values.values())
-    assert [str(m.move) for m in analysis.moves if m.best] == [k for k, v in values.items() if v == best]
+    assert [str(m.move.move) for m in analysis.moves if m.best] == [k for k, v in values.items() if v == best]
     assert all(m.verdict == "loses" for m in analysis.moves if m.value < best)
 
 

@@ -93,16 +93,15 @@ class PlayerValues:
 
 
 class MoveValue(MoveVerdict):
-    """A card or pick with the mover's guarantee after it; its text says `best` for a move
-    that keeps the guarantee and `loses points` for one proven to give points away."""
+    """A card or pick, as an event naming its player, with the mover's guarantee after it; its
+    text says `best` for a move that keeps the guarantee and `loses points` for one proven to
+    give points away."""
 
     WORDS = {KEEPS: "best", LOSES: "loses points", UNKNOWN: "unknown"}
 
     def line(self, objective: Objective | None = None) -> str:
-        # a card or pick ('7G', 'pick R'), or along a game record an event, which names the
-        # player and a pick's cards ('player 4 picks R: 4R 5R')
-        width = 28 if isinstance(self.move, rules.Event) else 10
-        text = f"{str(self.move):{width}} {self.WORDS[self.verdict]:13}"
+        # the move is an event, which names the player and a pick's cards ('player 4 picks R: 4R 5R')
+        text = f"{str(self.move):28} {self.WORDS[self.verdict]:13}"
         if self.value is not None:
             text += " guaranteed " + (str(self.value) if self.value == self.bound else f"{self.value}..{self.bound}")
         return text + (f"  ({self.reason})" if self.reason else "")
@@ -290,7 +289,8 @@ class EtalageEngine(Engine):
                 reason = f"gives away at least {amount(lost, 'point')} against the best move"
             else:
                 label, best, reason = UNKNOWN, None, None
-            verdicts.append(MoveValue(move, label, reason, value.lower, value.upper, best))
+            event = rules.events(position, [move])[0]  # names the mover, and a pick's cards
+            verdicts.append(MoveValue(event, label, reason, value.lower, value.upper, best))
         decided = bool(verdicts) and all(v.verdict != UNKNOWN for v in verdicts)
         stats = Stats(sum(v.nodes for v in found.values()), sum(v.seconds for v in found.values()), "alpha-beta")
         if not moves:
