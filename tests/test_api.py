@@ -32,3 +32,21 @@ def test_a_budget_the_command_line_would_refuse_is_bad_input(limits, message):
     for function in (api.solve, api.explain, api.analyse):
         with pytest.raises(WinnableError, match=message):
             function("twaalven", position, **limits)
+
+
+@pytest.mark.parametrize("function, game, options, message", [
+    ("solve", "the-game", {"expert": True}, "expert=True is an option of the deal: give it to api.deal or api.parse"),
+    ("solve", "quick-and-easy", {"pro": True}, "pro=True is an option of the deal"),
+    ("deal", "sir-tommy", {"maximise": "U"}, "maximise='U' is an option of the search: give it to api.solve"),
+])
+def test_an_option_given_to_the_wrong_function_is_refused(function, game, options, message):
+    """solve(..., expert=True) solved the position under the rules it carried, dropping the
+    option without a word; a deal dropped a search's option the same way."""
+    from puzzles.errors import WinnableError
+    from solver import api
+
+    with pytest.raises(WinnableError, match=message):
+        if function == "solve":
+            api.solve(game, api.deal(game, 7), time_limit=1, **options)
+        else:
+            api.deal(game, 7, **options)
