@@ -50,3 +50,13 @@ def test_an_option_given_to_the_wrong_function_is_refused(function, game, option
             api.solve(game, api.deal(game, 7), time_limit=1, **options)
         else:
             api.deal(game, 7, **options)
+
+
+@pytest.mark.parametrize("players", ["2", 2.5])
+def test_a_count_that_is_not_a_whole_number_is_refused(players):
+    """players="2" failed with a TypeError comparing it to 1, players=2.5 with one from range()."""
+    from puzzles.errors import WinnableError
+    from solver import api
+
+    with pytest.raises(WinnableError, match=f"--players {players!r}: the-game takes 1 to 5"):
+        api.deal("the-game", 7, players=players)
