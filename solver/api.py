@@ -42,6 +42,16 @@ def checked(entry, given: dict, target: str) -> dict:
     return chosen
 
 
+def position_of(entry, position):
+    """`position` if it is one of the game's (from `deal` or `parse`): text, None or another
+    game's position otherwise failed deep in the search, with an AttributeError at best."""
+    if type(position) is not entry.rules.Position:
+        kind = type(position)
+        raise WinnableError(f"{entry.name} takes a position from api.deal or api.parse, "
+                            f"not a {kind.__module__}.{kind.__qualname__}")
+    return position
+
+
 def games() -> list[str]:
     """The games winnable knows, by command-line name."""
     return list(GAMES)
@@ -64,16 +74,19 @@ def solve(name: str, position, time_limit: float | None = 30.0, node_limit: int 
     """Is the deal or position winnable, by whom and how? An optimisation game (The Game)
     answers with an OptimumResult: its value, proven bound and whether they meet."""
     entry = game(name)
-    return entry.engine.solve(position, budget(time_limit, node_limit, table_mib), **checked(entry, options, "solve"))
+    return entry.engine.solve(position_of(entry, position), budget(time_limit, node_limit, table_mib),
+                              **checked(entry, options, "solve"))
 
 
 def explain(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0,
             table_mib: int | None = None) -> Explanation:
     """Why the deal or position cannot be won (or that it can), in sentences a player can check."""
-    return game(name).engine.explain(position, budget(time_limit, node_limit, table_mib))
+    entry = game(name)
+    return entry.engine.explain(position_of(entry, position), budget(time_limit, node_limit, table_mib))
 
 
 def analyse(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0,
             table_mib: int | None = None) -> AnalyseResult:
     """Every legal move with what it leads to: keeps winnable, loses, or unknown."""
-    return game(name).engine.analyse(position, budget(time_limit, node_limit, table_mib))
+    entry = game(name)
+    return entry.engine.analyse(position_of(entry, position), budget(time_limit, node_limit, table_mib))

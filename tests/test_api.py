@@ -60,3 +60,20 @@ def test_a_count_that_is_not_a_whole_number_is_refused(players):
 
     with pytest.raises(WinnableError, match=f"--players {players!r}: the-game takes 1 to 5"):
         api.deal("the-game", 7, players=players)
+
+
+@pytest.mark.parametrize("game, position, kind", [
+    ("the-game", None, "builtins.NoneType"),
+    ("quick-and-easy", "hand 1: 4G 7Y", "builtins.str"),
+    ("the-game", "the-game-extreme", "puzzles.the_game_extreme.Position"),
+])
+def test_a_search_refuses_what_is_not_the_games_position(game, position, kind):
+    """Text, None or another game's position failed deep in the search (an AttributeError, or
+    an Extreme deal's line 'illegal' under The Game's rules)."""
+    from puzzles.errors import WinnableError
+    from solver import api
+
+    position = api.deal(position, 3) if position in api.games() else position
+    for function in (api.solve, api.explain, api.analyse):
+        with pytest.raises(WinnableError, match=f"{game} takes a position from api.deal or api.parse, not a {kind}"):
+            function(game, position, time_limit=1)
