@@ -6,6 +6,8 @@ unshuffled deck is `range(52)` in the order `AS 2S … KS AH … KC`.
 
 from __future__ import annotations
 
+import numbers
+
 from .errors import ParseError, WinnableError, quoted
 
 RANKS = "A23456789TJQK"
@@ -42,7 +44,7 @@ class SplitMix64:
     """The PRNG of docs/rules.md; the Rust kernel has the identical generator."""
 
     def __init__(self, seed: int):
-        self.state = seed & MASK64
+        self.state = int(seed) & MASK64
 
     def next(self) -> int:
         self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
@@ -54,8 +56,8 @@ class SplitMix64:
 
 def shuffled(items: list, seed: int) -> list:
     """A copy of `items` shuffled by Fisher–Yates from the end, driven by SplitMix64(seed)."""
-    if not 0 <= seed <= MASK64:
-        raise WinnableError(f"seed {seed} is not an unsigned 64-bit integer")
+    if not (isinstance(seed, numbers.Integral) and 0 <= seed <= MASK64):  # numpy's integers too
+        raise WinnableError(f"seed {seed!r} is not an unsigned 64-bit integer")
     return shuffle_with(items, SplitMix64(seed))
 
 

@@ -223,6 +223,10 @@ class Position:
     #: Whether a hand may hold fewer than the hand size while the draw pile lasts (not here).
     SHORT_HANDS = False
 
+    def instruction(self, card: int) -> str | None:
+        """The instruction `card` bears: none here (Extreme's cards bear them)."""
+        return None
+
     def is_over(self) -> bool:
         """All cards played, or the player to move cannot start a turn of the minimum."""
         if self.cards_left == 0:

@@ -5,7 +5,8 @@
     'winnable'
 
 Every function names its game by its command-line name (`api.games()`), takes a game's variant
-options as keywords (`players=3`, `rows=6`, ...) where it deals or parses, and a budget as
+options as keywords (`players=3`, `rows=6`, ...) where it deals or parses (`solve` takes only the
+search's own, such as Sir Tommy's `maximise="U"`), and a budget as
 `time_limit` (seconds; None: no limit), `node_limit` (0: no limit) and `table_mib` (the MiB of
 the search's table; None: the game's own size). Bad input raises a
 `puzzles.errors.WinnableError` (a ValueError) whose message says what is wrong and where.
@@ -30,6 +31,27 @@ def budget(time_limit: float | None, node_limit: int, table_mib: int | None) -> 
     return Budget(time_limit, node_limit, table_mib=table_mib)
 
 
+def checked(entry, given: dict, target: str) -> dict:
+    """The options of `given` for `target` ("rules": the deal's, "solve": the search's), each
+    checked. One of the other kind raises: it would be dropped unread (solve(..., expert=True)
+    once solved the position under the rules it already carried, without a word)."""
+    chosen = entry.checked(given, target)
+    for name in given.keys() - chosen.keys():
+        kind, where = ("search", "api.solve") if target == "rules" else ("deal", "api.deal or api.parse")
+        raise WinnableError(f"{name}={given[name]!r} is an option of the {kind}: give it to {where}")
+    return chosen
+
+
+def position_of(entry, position):
+    """`position` if it is one of the game's (from `deal` or `parse`): text, None or another
+    game's position otherwise failed deep in the search, with an AttributeError at best."""
+    if type(position) is not entry.rules.Position:
+        kind = type(position)
+        raise WinnableError(f"{entry.name} takes a position from api.deal or api.parse, "
+                            f"not a {kind.__module__}.{kind.__qualname__}")
+    return position
+
+
 def games() -> list[str]:
     """The games winnable knows, by command-line name."""
     return list(GAMES)
@@ -38,13 +60,13 @@ def games() -> list[str]:
 def deal(name: str, seed: int, **variant):
     """The seeded deal `seed` of game `name` (a reference-rules position)."""
     entry = game(name)
-    return entry.rules.deal(seed, **entry.checked(variant, "rules"))
+    return entry.rules.deal(seed, **checked(entry, variant, "rules"))
 
 
 def parse(name: str, text: str, **variant):
     """A deal or position of game `name` from its text format."""
     entry = game(name)
-    return entry.rules.parse(text, **entry.checked(variant, "rules"))
+    return entry.rules.parse(text, **checked(entry, variant, "rules"))
 
 
 def solve(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0, table_mib: int | None = None,
@@ -52,16 +74,19 @@ def solve(name: str, position, time_limit: float | None = 30.0, node_limit: int 
     """Is the deal or position winnable, by whom and how? An optimisation game (The Game)
     answers with an OptimumResult: its value, proven bound and whether they meet."""
     entry = game(name)
-    return entry.engine.solve(position, budget(time_limit, node_limit, table_mib), **entry.checked(options, "solve"))
+    return entry.engine.solve(position_of(entry, position), budget(time_limit, node_limit, table_mib),
+                              **checked(entry, options, "solve"))
 
 
 def explain(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0,
             table_mib: int | None = None) -> Explanation:
     """Why the deal or position cannot be won (or that it can), in sentences a player can check."""
-    return game(name).engine.explain(position, budget(time_limit, node_limit, table_mib))
+    entry = game(name)
+    return entry.engine.explain(position_of(entry, position), budget(time_limit, node_limit, table_mib))
 
 
 def analyse(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0,
             table_mib: int | None = None) -> AnalyseResult:
     """Every legal move with what it leads to: keeps winnable, loses, or unknown."""
-    return game(name).engine.analyse(position, budget(time_limit, node_limit, table_mib))
+    entry = game(name)
+    return entry.engine.analyse(position_of(entry, position), budget(time_limit, node_limit, table_mib))

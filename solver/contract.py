@@ -8,6 +8,7 @@ options and help from the entries (see docs/adding-a-game.md).
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
@@ -92,8 +93,8 @@ class Option:
 
     def check(self, value, game: str):
         """The value if this game accepts it; WinnableError naming the option otherwise."""
-        if self.kind == "int" and not self.low <= value <= self.high:
-            raise WinnableError(f"{self.flag} {value}: {game} takes {self.low} to {self.high}")
+        if self.kind == "int" and not (isinstance(value, numbers.Integral) and self.low <= value <= self.high):
+            raise WinnableError(f"{self.flag} {value!r}: {game} takes {self.low} to {self.high}")
         if self.kind == "choice" and value not in self.choices:
             raise WinnableError(f"{self.flag} {value}: {game} takes {' or '.join(self.choices)}")
         return value

@@ -32,3 +32,48 @@ def test_a_budget_the_command_line_would_refuse_is_bad_input(limits, message):
     for function in (api.solve, api.explain, api.analyse):
         with pytest.raises(WinnableError, match=message):
             function("twaalven", position, **limits)
+
+
+@pytest.mark.parametrize("function, game, options, message", [
+    ("solve", "the-game", {"expert": True}, "expert=True is an option of the deal: give it to api.deal or api.parse"),
+    ("solve", "quick-and-easy", {"pro": True}, "pro=True is an option of the deal"),
+    ("deal", "sir-tommy", {"maximise": "U"}, "maximise='U' is an option of the search: give it to api.solve"),
+])
+def test_an_option_given_to_the_wrong_function_is_refused(function, game, options, message):
+    """solve(..., expert=True) solved the position under the rules it carried, dropping the
+    option without a word; a deal dropped a search's option the same way."""
+    from puzzles.errors import WinnableError
+    from solver import api
+
+    with pytest.raises(WinnableError, match=message):
+        if function == "solve":
+            api.solve(game, api.deal(game, 7), time_limit=1, **options)
+        else:
+            api.deal(game, 7, **options)
+
+
+@pytest.mark.parametrize("players", ["2", 2.5])
+def test_a_count_that_is_not_a_whole_number_is_refused(players):
+    """players="2" failed with a TypeError comparing it to 1, players=2.5 with one from range()."""
+    from puzzles.errors import WinnableError
+    from solver import api
+
+    with pytest.raises(WinnableError, match=f"--players {players!r}: the-game takes 1 to 5"):
+        api.deal("the-game", 7, players=players)
+
+
+@pytest.mark.parametrize("game, position, kind", [
+    ("the-game", None, "builtins.NoneType"),
+    ("quick-and-easy", "hand 1: 4G 7Y", "builtins.str"),
+    ("the-game", "the-game-extreme", "puzzles.the_game_extreme.Position"),
+])
+def test_a_search_refuses_what_is_not_the_games_position(game, position, kind):
+    """Text, None or another game's position failed deep in the search (an AttributeError, or
+    an Extreme deal's line 'illegal' under The Game's rules)."""
+    from puzzles.errors import WinnableError
+    from solver import api
+
+    position = api.deal(position, 3) if position in api.games() else position
+    for function in (api.solve, api.explain, api.analyse):
+        with pytest.raises(WinnableError, match=f"{game} takes a position from api.deal or api.parse, not a {kind}"):
+            function(game, position, time_limit=1)

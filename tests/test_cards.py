@@ -145,6 +145,19 @@ def test_shuffle_rejects_seeds_outside_u64():
     assert shuffled_deck(2**64 - 1) == list(_native.shuffled(2**64 - 1, 52))
 
 
+@pytest.mark.parametrize("seed", [1.5, "3", None])
+def test_shuffle_rejects_a_seed_that_is_not_a_whole_number(seed):
+    """`api.deal(game, 1.5)` failed deep in the generator with a TypeError about '&'."""
+    with pytest.raises(WinnableError, match=f"seed {seed!r} is not an unsigned 64-bit integer"):
+        shuffled_deck(seed)
+
+
+def test_a_numpy_integer_seed_deals_as_the_same_int():
+    """A seed from numpy (np.arange, say) is a whole number: it failed with an OverflowError."""
+    numpy = pytest.importorskip("numpy")
+    assert shuffled_deck(numpy.int64(3)) == shuffled_deck(3)
+
+
 def test_shuffle_does_not_modify_its_input():
     items = list(range(10))
     shuffled(items, 3)

@@ -79,6 +79,10 @@ def test_a_seeded_deal_is_solved_and_its_line_shows_the_instructions():
     turns = result.to_json()["solution"]
     marked = [play for turn in turns for play in turn["plays"] if "instruction" in play]
     assert marked and all(result.start.instruction(play["card"]) == play["instruction"] for play in marked)
+    # the moves too, as generate's files and survey's rows write them (they showed the bare card)
+    plays = [str(move) for move in result.solution if not isinstance(move, x.EndTurn)]
+    assert [play.partition(" ")[0] for play in plays if "!" in play] == [
+        f"{play['card']}!{play['instruction']}" for play in marked]
 
 
 def test_analyse_answers_each_distinct_play_with_its_reference_optimum():

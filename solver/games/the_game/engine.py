@@ -128,7 +128,7 @@ class TheGameEngine(Engine):
             **self.kernel_rules(start),
         )
         budget.nodes_used += nodes
-        moves = [EndTurn() if card == 0 else Play(card, pile) for card, pile in pairs]
+        moves = [EndTurn() if card == 0 else Play(card, pile, start.instruction(card)) for card, pile in pairs]
         end = self.rules.replay(start, moves)  # raises if the kernel proposed an illegal move
         if not moves and not end.is_over():
             # stopped before any line ended the game: no line, and only the trivial upper bound
