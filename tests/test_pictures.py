@@ -279,6 +279,11 @@ def test_explain_page_gives_each_refuted_start_a_step_of_its_own(tmp_path):
     assert text.count('class="node"') == 2 and 'class="reasons"' not in text
 
 
+def test_a_pile_of_one_card_is_captioned_in_the_singular():
+    svg = GAMES["black-hole"].picture(GAMES["black-hole"].rules.deal(1)).svg()
+    assert ">1 card</text>" in svg and ">1 cards<" not in svg
+
+
 @pytest.mark.parametrize("name", ["the-game", "quick-and-easy"])
 def test_a_deal_says_who_moves_first_only_when_players_choose(name):
     entry = GAMES[name]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from puzzles.cards import card_name
 from puzzles.stapelen import PLAYERS, Position
+from puzzles.text import amount
 
 from ...pictures import Picture, place, standard_face
 
@@ -14,6 +15,6 @@ def picture(position: Position) -> Picture:
     for player in PLAYERS:
         piles = position.foundations_of(player)
         drawn.row(f"{player}'s foundations", [
-            place(standard_face(card_name(pile[-1])), f"{len(pile)} cards") if pile else place(None, "empty")
+            place(standard_face(card_name(pile[-1])), amount(len(pile), "card")) if pile else place(None, "empty")
             for pile in piles])
     return drawn
