@@ -284,6 +284,13 @@ def test_a_pile_of_one_card_is_captioned_in_the_singular():
     assert ">1 card</text>" in svg and ">1 cards<" not in svg
 
 
+def test_a_stapelen_deal_says_either_player_may_start():
+    entry = GAMES["stapelen"]
+    deal = entry.rules.deal(1)
+    assert "Stapelen: A or B may start" in entry.picture(deal).svg()
+    assert "Stapelen: B to move" in entry.picture(deal.apply(deal.legal_moves()[0])).svg()
+
+
 @pytest.mark.parametrize("name", ["the-game", "quick-and-easy"])
 def test_a_deal_says_who_moves_first_only_when_players_choose(name):
     entry = GAMES[name]
