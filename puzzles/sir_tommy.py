@@ -338,10 +338,12 @@ def all_cards(position: Position) -> list[int]:
     return cards + [c for piles in position.foundations for pile in piles for c in pile]
 
 
-def check_position(position: Position, stock_line: int | None = None) -> None:
+def check_position(position: Position, stock_line: int | None = None, mover_line: bool = True) -> None:
     """Raises IllegalPositionError unless the position can arise in the game. `stock_line` is
     how many cards the text's stock line held (`parse` draws the mover's hand from it at the
-    start of a turn): the count an error about the stock quotes; by default the position's."""
+    start of a turn): the count an error about the stock quotes; by default the position's.
+    `mover_line` is False when the text had no to-move line, so that an error about the mover
+    says U was taken by default rather than quote a line the user never wrote."""
     check_rows(len(position.rows))
     cards = all_cards(position)
     duplicates = sorted({c for c in cards if cards.count(c) > 1})
@@ -380,8 +382,8 @@ def check_position(position: Position, stock_line: int | None = None) -> None:
         raise IllegalPositionError(
             f"foundation card {card_name(first_d)} of D, but only U has drawn: D has not had a turn yet")
     if not position.end_phase and position.to_move != drawer:
-        raise IllegalPositionError(
-            f"to-move {position.to_move}, but {drawer} made draw {draws} (U draws first, then turns alternate)")
+        mover = f"to-move {position.to_move}" if mover_line else "no 'to-move:' line, so U is to move"
+        raise IllegalPositionError(f"{mover}, but {drawer} made draw {draws} (U draws first, then turns alternate)")
 
 
 def parse(text: str, rows: int = DEFAULT_ROWS) -> Position:
@@ -418,7 +420,7 @@ def parse(text: str, rows: int = DEFAULT_ROWS) -> Position:
     top = max(rank(c) for c in layout.seen)
     position = Position(tuple(stock), tuple(hand), tuple(layout.columns), tuple(foundations), to_move, top,
                         drawn_before="hand" in layout.fields)
-    check_position(position, stock_line)
+    check_position(position, stock_line, "to-move" in layout.fields)
     return position
 
 

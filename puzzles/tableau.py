@@ -71,7 +71,7 @@ def read_layout(text: str, title: str, columns: int, depth: int, known_fields: d
                 usage = ", ".join(f"'{u}'" for u in known_fields.values())
                 raise ParseError(f"unknown field {quoted(key.strip())} (known: {usage})", number)
             if name in layout.fields:
-                raise ParseError(f"{name} is given twice", number)
+                raise ParseError(f"a second {quoted(key.strip())} line (first on line {layout.fields[name][1]})", number)
             layout.fields[name] = (value.strip(), number)
             continue
         if len(layout.columns) == columns:

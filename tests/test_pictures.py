@@ -279,6 +279,18 @@ def test_explain_page_gives_each_refuted_start_a_step_of_its_own(tmp_path):
     assert text.count('class="node"') == 2 and 'class="reasons"' not in text
 
 
+def test_a_pile_of_one_card_is_captioned_in_the_singular():
+    svg = GAMES["black-hole"].picture(GAMES["black-hole"].rules.deal(1)).svg()
+    assert ">1 card</text>" in svg and ">1 cards<" not in svg
+
+
+def test_a_stapelen_deal_says_either_player_may_start():
+    entry = GAMES["stapelen"]
+    deal = entry.rules.deal(1)
+    assert "Stapelen: A or B may start" in entry.picture(deal).svg()
+    assert "Stapelen: B to move" in entry.picture(deal.apply(deal.legal_moves()[0])).svg()
+
+
 @pytest.mark.parametrize("name", ["the-game", "quick-and-easy"])
 def test_a_deal_says_who_moves_first_only_when_players_choose(name):
     entry = GAMES[name]

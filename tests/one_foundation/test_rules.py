@@ -318,7 +318,7 @@ def test_unknown_field_and_repeated_foundation():
     assert len(position.foundation) == 4
     source = BLACK_HOLE.format_position(position)
     error = parse_error(BLACK_HOLE, source + source.splitlines()[-1] + "\n")
-    assert "foundation is given twice" in str(error)
+    assert str(error) == "line 19: a second 'foundation' line (first on line 18)"
 
 
 def test_check_position_rejects_wrong_shapes():

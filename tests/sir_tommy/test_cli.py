@@ -104,6 +104,12 @@ def test_maximise_reports_the_most_cards_and_the_super_winner():
     assert "most cards D can hold in a win" in text and "D can be the super-winner (30+ cards): " in text
 
 
+def test_maximise_without_a_win_gives_the_plain_result():
+    data = json.loads(run("solve", "sir-tommy", "-", "--maximise", "U", "--json", input=BURIED).output)
+    assert data["verdict"] == "unwinnable" and data["held"] == {}
+    assert not {"most_held", "upper_bound", "optimal", "maximise"} & set(data)
+
+
 def test_explain_names_a_card_buried_beyond_both_players():
     result = run("explain", "sir-tommy", "-", input=BURIED)
     assert result.exit_code == 0

@@ -176,6 +176,15 @@ def test_a_bad_stock_count_quotes_the_cards_on_the_stock_line():
             st.parse(text + hand + "to-move: D\n")
 
 
+def test_a_position_without_a_to_move_line_says_so_when_u_cannot_be_the_mover():
+    pos = st.deal(5)
+    pos = pos.apply(next(m for m in pos.legal_moves() if isinstance(m, EndTurn)))
+    text = st.format_position(pos)
+    assert "to-move: D\n" in text
+    with pytest.raises(IllegalPositionError, match="^no 'to-move:' line, so U is to move, but D made draw 2 "):
+        st.parse(text.replace("to-move: D\n", ""))
+
+
 def test_the_last_draw_takes_the_single_card_left():
     pos = st.deal(8)
     while pos.stock:

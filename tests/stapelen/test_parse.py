@@ -259,7 +259,7 @@ def test_to_move_invalid(value):
 
 def test_a_field_given_twice():
     error = parse_error(PLAYED_1 + "B: -, -, -\n")
-    assert error.line == 17 and "twice" in str(error)
+    assert error.line == 17 and "a second 'B' line (first on line" in str(error)
 
 
 @pytest.mark.parametrize("field", ["C", "player", "to_move", "foundations"])

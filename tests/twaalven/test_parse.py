@@ -207,7 +207,7 @@ def test_a_deal_column_of_three_cards_without_to_move():
 def test_to_move_given_twice():
     error = parse_error(DEAL_1 + "to-move: T\n\nto-move: T\n")
     assert error.line == 16
-    assert "twice" in str(error)
+    assert "a second 'to-move' line (first on line 14)" in str(error)
 
 
 @pytest.mark.parametrize("value", ["X", "", "TF", "1", "T F"])

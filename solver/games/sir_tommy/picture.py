@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from puzzles.cards import card_name
 from puzzles.sir_tommy import PLAYERS, Position
+from puzzles.text import amount
 
 from ...pictures import Picture, place, standard_face
 
@@ -15,6 +16,6 @@ def picture(position: Position) -> Picture:
     drawn.columns("rows", [[place(standard_face(card_name(c))) for c in row] for row in position.rows])
     for player in PLAYERS:
         drawn.row(f"{player}'s foundations", [
-            place(standard_face(card_name(pile[-1])), f"{len(pile)} cards") if pile else place(None, "empty")
+            place(standard_face(card_name(pile[-1])), amount(len(pile), "card")) if pile else place(None, "empty")
             for pile in position.foundations_of(player)])
-    return drawn.note(f"stock: {len(position.stock)} cards" + (f", next {card_name(position.stock[0])}" if position.stock else ""))
+    return drawn.note(f"stock: {amount(len(position.stock), 'card')}" + (f", next {card_name(position.stock[0])}" if position.stock else ""))
