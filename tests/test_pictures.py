@@ -11,6 +11,7 @@ import json
 import re
 import shutil
 import xml.etree.ElementTree as ElementTree
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -282,6 +283,10 @@ def test_explain_page_gives_each_refuted_start_a_step_of_its_own(tmp_path):
 def test_a_pile_of_one_card_is_captioned_in_the_singular():
     svg = GAMES["black-hole"].picture(GAMES["black-hole"].rules.deal(1)).svg()
     assert ">1 card</text>" in svg and ">1 cards<" not in svg
+    for name in ("the-game", "quick-and-easy"):
+        deal = GAMES[name].rules.deal(1)
+        svg = GAMES[name].picture(replace(deal, draw=deal.draw[:1])).svg()
+        assert "draw pile: 1 card" in svg and "1 cards" not in svg
 
 
 def test_a_stapelen_deal_says_either_player_may_start():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from puzzles.quick_and_easy import PILES, Position, card_name
+from puzzles.text import amount
 
 from ...pictures import Picture, colour_face, place, who_moves
 
@@ -15,4 +16,4 @@ def picture(position: Position) -> Picture:
                         for name, arrow, top in zip(PILES, "↑↓", position.piles)])
     for number, hand in enumerate(position.hands, start=1):
         drawn.row(f"hand {number}", [place(colour_face(card_name(c))) for c in hand] or [place(None, "-")])
-    return drawn.note(f"draw pile: {len(position.draw)} cards")
+    return drawn.note(f"draw pile: {amount(len(position.draw), 'card')}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Callable
 
 from puzzles.the_game import PILES, Position, start_piles
+from puzzles.text import amount
 
 from ...pictures import Face, Picture, number_face, place, who_moves
 
@@ -20,4 +21,4 @@ def picture(position: Position, face: Callable[[int], Face] = number_face) -> Pi
         for pile, (name, top, first) in enumerate(zip(PILES, position.piles, starts))])
     for number, hand in enumerate(position.hands, start=1):
         drawn.row(f"hand {number}", [place(face(card)) for card in sorted(hand)])
-    return drawn.note(f"draw pile: {len(position.draw)} cards" + (f", next {position.draw[0]}" if position.draw else ""))
+    return drawn.note(f"draw pile: {amount(len(position.draw), 'card')}" + (f", next {position.draw[0]}" if position.draw else ""))
