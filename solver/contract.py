@@ -93,8 +93,11 @@ class Option:
 
     def check(self, value, game: str):
         """The value if this game accepts it; WinnableError naming the option otherwise."""
-        if self.kind == "int" and not (isinstance(value, numbers.Integral) and self.low <= value <= self.high):
+        whole = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+        if self.kind == "int" and not (whole and self.low <= value <= self.high):
             raise WinnableError(f"{self.flag} {value!r}: {game} takes {self.low} to {self.high}")
+        if self.kind == "flag" and not isinstance(value, bool):  # 'no' would read as true
+            raise WinnableError(f"{self.flag} {value!r}: a flag is True or False")
         if self.kind == "choice" and value not in self.choices:
             raise WinnableError(f"{self.flag} {value}: {game} takes {' or '.join(self.choices)}")
         return value

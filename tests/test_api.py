@@ -52,9 +52,10 @@ def test_an_option_given_to_the_wrong_function_is_refused(function, game, option
             api.deal(game, 7, **options)
 
 
-@pytest.mark.parametrize("players", ["2", 2.5])
+@pytest.mark.parametrize("players", ["2", 2.5, True])
 def test_a_count_that_is_not_a_whole_number_is_refused(players):
-    """players="2" failed with a TypeError comparing it to 1, players=2.5 with one from range()."""
+    """players="2" failed with a TypeError comparing it to 1, players=2.5 with one from range();
+    True was read as 1."""
     from puzzles.errors import WinnableError
     from solver import api
 
@@ -77,3 +78,14 @@ def test_a_search_refuses_what_is_not_the_games_position(game, position, kind):
     for function in (api.solve, api.explain, api.analyse):
         with pytest.raises(WinnableError, match=f"{game} takes a position from api.deal or api.parse, not a {kind}"):
             function(game, position, time_limit=1)
+
+
+@pytest.mark.parametrize("value", ["no", 0, None])
+def test_a_flag_that_is_not_true_or_false_is_refused(value):
+    """expert="no" was taken as true (a non-empty string), and silently dealt the expert rules."""
+    from puzzles.errors import WinnableError
+    from solver import api
+
+    with pytest.raises(WinnableError, match=f"--expert {value!r}: a flag is True or False"):
+        api.deal("the-game", 7, expert=value)
+    assert api.deal("the-game", 7, expert=True).expert
