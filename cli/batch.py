@@ -183,7 +183,7 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
     --json prints {"game", "variant", "requested", "found", "seeds_examined", "seeds": [FIRST,
     LAST], "files": [{"path", "seed", "verdict", "difficulty", "reasons"}]} (variant as survey
     stores it, '' for the standard rules; seeds_examined counts the seeds solved, in batches
-    of one per worker, so it may run past the last deal kept); difficulty is
+    of 4 (64 with --unwinnable) handed to the workers, so it may run past the last deal kept); difficulty is
     {"band", "bits", "loss_share", "decisions", "legal_moves", "losing_moves",
     "critical_moves", "nodes"} for winnable deals (null when a move stayed undecided:
     the deal is written unrated unless --difficulty asks for a band), reasons a list
@@ -239,7 +239,7 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
                  else "  not rated" if deal["verdict"] == "winnable" else "")
         click.echo(f"{deal['path']}{rated}")
     last = seeds.start + examined - 1
-    # (seeds are solved in batches, one per worker: the last batch may run past the last deal kept)
+    # (seeds are solved in batches, a batch per task: the last batches may run past the last deal kept)
     click.echo(f"{len(written)} {kind} deal(s) of {count} requested; seeds {seeds.start}-{last} examined")
     if len(written) < count:
         click.echo(f"the search budget (--seeds {seeds.start}-{seeds.stop - 1}) ran out first; "
