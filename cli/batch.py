@@ -182,12 +182,12 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
     one loses) and the search effort in nodes.
     --json prints {"game", "variant", "requested", "found", "seeds_examined", "seeds": [FIRST,
     LAST], "files": [{"path", "seed", "verdict", "difficulty", "reasons"}]} (variant as survey
-    stores it, '' for the standard rules; seeds_examined counts the seeds solved, in batches
-    of 4 (64 with --unwinnable) handed to the workers, so it may run past the last deal kept); difficulty is
-    {"band", "bits", "loss_share", "decisions", "legal_moves", "losing_moves",
-    "critical_moves", "nodes"} for winnable deals (null when a move stayed undecided:
-    the deal is written unrated unless --difficulty asks for a band), reasons a list
-    for unwinnable ones.
+    stores it, '' for the standard rules; seeds_examined counts the seeds solved, in
+    batches of 4 (64 with --unwinnable) handed to the workers, so it may run past the
+    last deal kept); difficulty is {"band", "bits", "loss_share", "decisions",
+    "legal_moves", "losing_moves", "critical_moves", "nodes"} for winnable deals (null
+    when a move stayed undecided: the deal is written unrated unless --difficulty asks
+    for a band), reasons a list for unwinnable ones.
     """
     entry = game_choice(game_name)
     variant = variant_of(entry, given)
