@@ -142,7 +142,7 @@ def deal_text(entry, variant: str, seed: int, position, result, difficulty: Diff
         lines.append(f"# difficulty: {difficulty.describe() if difficulty else UNRATED}")
         starter = f"player {result.starter}" if isinstance(result.starter, int) else result.starter
         lines.append(f"# solution{f' ({starter} starts)' if starter else ''}, replayed by the rules:")
-        lines += [f"#   {number}. {move}" for number, move in enumerate(result.solution, start=1)]
+        lines += [f"#   {number}. {turn}" for number, turn in enumerate(result.turns, start=1)]  # as solve shows it
     else:
         lines[0] += f" (proven by {result.stats.method}, {result.stats.nodes} nodes)"
         lines += [f"# why: {reason}" for reason in reasons or ["(no shorter explanation than the exhaustive search)"]]

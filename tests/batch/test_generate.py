@@ -230,6 +230,8 @@ def test_a_deal_file_names_starters_that_are_numbers():
     assert text.splitlines()[0] == f"# The Game, seed 7: winnable (winning starter(s): {result.starter})"
     assert f"# solution (player {result.starter} starts), replayed by the rules:" in text.splitlines()
     assert the_game.rules.parse(text) == deal
+    # the line turn by turn, as solve prints it: who plays, and what they draw
+    assert f"#   1. {result.turns[0]}" in text.splitlines() and str(result.turns[0]).startswith("player ")
 
 
 def test_bits_are_never_shown_rounded_up_into_the_next_band(tmp_path):
