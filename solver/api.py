@@ -43,12 +43,15 @@ def checked(entry, given: dict, target: str) -> dict:
 
 
 def position_of(entry, position):
-    """`position` if it is one of the game's (from `deal` or `parse`): text, None or another
-    game's position otherwise failed deep in the search, with an AttributeError at best."""
+    """`position` if it is one of the game's (from `deal` or `parse`) and one the game can reach:
+    text, None or another game's position otherwise failed deep in the search, with an
+    AttributeError at best, and games that share a class (All in a Row's 13 columns given to
+    Black Hole) with the kernel's plain ValueError."""
     if type(position) is not entry.rules.Position:
         kind = type(position)
         raise WinnableError(f"{entry.name} takes a position from api.deal or api.parse, "
                             f"not a {kind.__module__}.{kind.__qualname__}")
+    entry.rules.check_position(position)
     return position
 
 

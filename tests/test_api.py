@@ -80,6 +80,21 @@ def test_a_search_refuses_what_is_not_the_games_position(game, position, kind):
             function(game, position, time_limit=1)
 
 
+def test_a_search_refuses_a_position_its_game_cannot_reach():
+    """All in a Row and Black Hole share a position class: one's deal given to the other raised
+    the kernel's plain ValueError, and a position edited out of the rules was searched."""
+    from dataclasses import replace
+
+    from puzzles.errors import IllegalPositionError
+    from solver import api
+
+    with pytest.raises(IllegalPositionError, match="13 columns; Black Hole has 17"):
+        api.solve("black-hole", api.deal("all-in-a-row", 3), time_limit=1)
+    deal = api.deal("the-game", 3)
+    with pytest.raises(IllegalPositionError):
+        api.analyse("the-game", replace(deal, draw=deal.draw[1:]), time_limit=1)  # a card missing
+
+
 @pytest.mark.parametrize("value", ["no", 0, None])
 def test_a_flag_that_is_not_true_or_false_is_refused(value):
     """expert="no" was taken as true (a non-empty string), and silently dealt the expert rules."""
