@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from cli.commands import main
 from puzzles.errors import WinnableError
+from puzzles.lines import replay
 from solver.engine import Engine
 from solver.registry import GAMES
 from solver.result import KEEPS, LOSES, METHODS, UNKNOWN, UNWINNABLE, WINNABLE, Budget, OptimumResult
@@ -58,7 +59,7 @@ def test_rules_and_engine_conform(name, variant):
         assert result.stats.method in METHODS
         if result.verdict != WINNABLE:
             if isinstance(result, OptimumResult):  # the best line, which ends the game short
-                end = rules.replay(result.start, result.solution)
+                end = replay(result.start, result.solution)
                 assert not end.legal_moves() and not end.is_won()
             else:
                 assert result.solution == []
