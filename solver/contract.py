@@ -1,8 +1,8 @@
 """The contract between winnable's commands and its games: what a game's rules, positions and
 engine provide (as Protocols), the options a game declares, and its registry entry.
 
-A game joins with a `GameEntry` in its engine module (`solver/games/<game>/engine.py`) and one
-line in `solver/registry.py`; every command then works for it, and the command line builds its
+A game joins with a `GameEntry` in its engine module (`solver/games/<game>/engine.py`), imported
+and listed in `solver/registry.py`; every command then works for it, and the command line builds its
 options and help from the entries (see docs/adding-a-game.md).
 """
 

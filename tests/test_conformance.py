@@ -13,6 +13,8 @@ from click.testing import CliRunner
 
 from cli.commands import main
 from puzzles.errors import WinnableError
+from puzzles.lines import replay
+from solver.engine import Engine
 from solver.registry import GAMES
 from solver.result import KEEPS, LOSES, METHODS, UNKNOWN, UNWINNABLE, WINNABLE, Budget, OptimumResult
 
@@ -57,7 +59,7 @@ def test_rules_and_engine_conform(name, variant):
         assert result.stats.method in METHODS
         if result.verdict != WINNABLE:
             if isinstance(result, OptimumResult):  # the best line, which ends the game short
-                end = rules.replay(result.start, result.solution)
+                end = replay(result.start, result.solution)
                 assert not end.legal_moves() and not end.is_won()
             else:
                 assert result.solution == []
@@ -148,12 +150,22 @@ def test_a_node_limit_bounds_every_command_as_a_whole(name, variant):
             assert max(reported, budget.nodes_used) <= limit, (command.__name__, limit, reported, budget.nodes_used)
 
 
-@pytest.mark.parametrize("name", GAMES)
+#: Every registered game's engine, and the shared engine's default: a game that keeps no table
+#: (`Engine.table_slot_bytes` 0, a search in Python say).
+ENGINES = {**{name: entry.engine for name, entry in GAMES.items()}, "no table": Engine()}
+
+
+@pytest.mark.parametrize("name", ENGINES)
 def test_memory_sizes_the_kernels_table_within_it(name):
     """--memory M (a budget's table_mib) makes the kernel's table the largest the kernel makes
-    within M MiB (a power of two of slots), and the game's own size is what the engine says."""
-    engine = copy.copy(GAMES[name].engine)  # a kernel of its own, not the registry's
+    within M MiB (a power of two of slots), and the game's own size is what the engine says.
+    A game that keeps no table has nothing to size (it failed here: 0 MiB is not within M)."""
+    engine = copy.copy(ENGINES[name])  # a kernel of its own, not the registry's
     engine._kernel = None
+    if not engine.table_slot_bytes:
+        engine.set_up(Budget(table_mib=48))
+        assert engine.table_mib(48) == 0 and engine.kernel() is None
+        return
     for mib in (1, 3, 48):
         assert mib << 19 < engine.table_mib(mib) * 2**20 <= mib << 20
         engine.set_up(Budget(table_mib=mib))
