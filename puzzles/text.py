@@ -20,7 +20,8 @@ def parse_number(text: str, line: int | None, what: str) -> int:
     """`text` as a number; ParseError naming `what` (`hand 1`, `to-move`) and the line unless it
     is a NUMBER."""
     if not (text.isascii() and text.isdigit()):
-        raise ParseError(f"{quoted(text)} in {what} is not a number", line)
+        negative = text[:1] == "-" and text[1:].isascii() and text[1:].isdigit()
+        raise ParseError(f"{quoted(text)} in {what} is {'below 0' if negative else 'not a number'}", line)
     if len(text) > MAX_DIGITS:
         raise ParseError(f"'{text[:MAX_DIGITS]}...' in {what} has {len(text)} digits; "
                          f"a number here has at most {MAX_DIGITS}", line)

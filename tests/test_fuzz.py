@@ -124,6 +124,7 @@ ETALAGE = etalage.format_position(etalage.deal(3))
     ("quick-and-easy", QUICK_AND_EASY.replace("played: 1", f"played: {LONG}"),
      "line 7: '999999999...' in played has 5000 digits"),
     ("etalage", ETALAGE.replace("leader: 1", "leader: ²"), "line 6: '²' in leader is not a number"),
+    ("etalage", ETALAGE.replace("scores: 0 0 0", "scores: -1 0 1"), "line 5: '-1' in scores is below 0"),
     ("etalage", ETALAGE.replace("scores: 0 0 0", "scores: ¹ 0 0"), "line 5: '¹' in scores is not a number"),
     ("etalage", ETALAGE.replace("leader: 1", f"values: 1-{LONG}"), f"line 6: values '1-{LONG[:38]}…' must be a range"),
 ])
