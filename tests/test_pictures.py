@@ -302,3 +302,22 @@ def test_a_deal_says_who_moves_first_only_when_players_choose(name):
     alone, three = (entry.picture(entry.rules.deal(1, players=n)).svg() for n in (1, 3))
     assert "player 1 to move" in alone and "choose who starts" not in alone
     assert "the players choose who starts" in three
+
+
+def test_a_mid_turn_picture_says_what_the_turn_has_played():
+    for name in ("the-game", "quick-and-easy"):
+        entry = GAMES[name]
+        start = entry.engine.starts(entry.rules.deal(1, players=2))[0]
+        assert "played this turn" not in entry.picture(start).svg()
+        assert "player 1 to move (1 card played this turn)" in entry.picture(start.apply(start.legal_moves()[0])).svg()
+    entry = GAMES["the-game-extreme"]
+    start = entry.engine.starts(entry.rules.parse((Path(__file__).parent / "golden" / "the-game-extreme-small.txt").read_text()))[0]
+    skull, stop, no_talk = (next(m for m in start.legal_moves() if m.card == card and m.pile == 0) for card in (14, 4, 6))
+    one_pile = start.apply(skull)
+    two_piles = start.apply(no_talk)
+    two_piles = two_piles.apply(next(m for m in two_piles.legal_moves() if m.card == 4 and m.pile == 1))
+    assert "this turn" not in entry.picture(start).svg()
+    assert "this turn: on up1<" in entry.picture(one_pile).svg()
+    svg = entry.picture(one_pile.apply(next(m for m in one_pile.legal_moves() if m.card == stop.card and m.pile == 0))).svg()
+    assert "(2 cards played this turn)" in svg and "this turn: on up1, ended by a stop" in svg
+    assert "this turn: on two piles or more, ended by a stop" in entry.picture(two_piles).svg()

@@ -14,6 +14,8 @@ import html
 import re
 from dataclasses import dataclass, field
 
+from puzzles.text import amount
+
 CARD_W, CARD_H = 46, 64
 GAP = 10
 #: How much of a covered card shows in a column.
@@ -87,12 +89,14 @@ class Place:
     mark: str | None = None
 
 
-def who_moves(to_move: int | None, players: int) -> str:
-    """A title's word on the turn: the player to move, or for a deal of several players whose
+def who_moves(to_move: int | None, players: int, played: int = 0) -> str:
+    """A title's word on the turn: the player to move and the cards they have played this turn
+    (else mid-turn looks like the start of a turn), or for a deal of several players whose
     players choose who starts, that (a one-player deal is player 1's)."""
     if to_move is None and players > 1:
         return "the players choose who starts"
-    return f"player {to_move or 1} to move"
+    mover = f"player {to_move or 1} to move"
+    return f"{mover} ({amount(played, 'card')} played this turn)" if played else mover
 
 
 def place(face: Face | None, caption: str = "") -> Place:

@@ -13,7 +13,7 @@ from ...pictures import Face, Picture, number_face, place, who_moves
 def picture(position: Position, face: Callable[[int], Face] = number_face) -> Picture:
     """The piles, each hand and the draw pile's count; `face` draws a card (Extreme marks its
     instructions)."""
-    mover = who_moves(position.to_move, position.players)
+    mover = who_moves(position.to_move, position.players, position.played)
     drawn = Picture(f"The Game: {position.cards_left} cards left, {mover}")
     starts = start_piles(position.top)
     drawn.row("piles", [
