@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from cli.commands import main
 from cli.pictures import write_line_page, write_moves_page, write_reasons_page
 from puzzles.lines import replay
+from solver.pictures import CARD_W, Face, place
 from solver.registry import GAMES
 from solver.result import UNWINNABLE, Budget, Explanation, Refutation
 
@@ -321,3 +322,40 @@ def test_a_mid_turn_picture_says_what_the_turn_has_played():
     svg = entry.picture(one_pile.apply(next(m for m in one_pile.legal_moves() if m.card == stop.card and m.pile == 0))).svg()
     assert "(2 cards played this turn)" in svg and "this turn: on up1, ended by a stop" in svg
     assert "this turn: on two piles or more, ended by a stop" in entry.picture(two_piles).svg()
+
+
+#: Every text drawn outside the card faces, measured: (text, [x0, y0, x1, y1]), and the empty places.
+MEASURE = """() => {
+  const svg = document.querySelector('svg'), box = el => { const b = el.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+  return {size: [svg.width.baseVal.value, svg.height.baseVal.value],
+          texts: [...svg.querySelectorAll(':scope > text')].map(t => [t.textContent, box(t)]),
+          places: [...svg.querySelectorAll(':scope > rect[stroke-dasharray]')].map(box),
+          faces: [...svg.querySelectorAll('defs text')].map(t => [t.textContent, box(t)])};
+}"""
+
+
+def test_pictures_keep_their_texts_apart_and_inside_in_a_browser(browser):
+    """The Game's empty piles once read `down1 ↓down2 ↓`, each caption wider than its place, and
+    an Extreme card's `58+1` ran off its card: measured where a browser lays the text out."""
+    from solver.games.the_game_extreme.picture import SIGNS
+    page = browser.new_page()
+    pictures = []
+    for name, entry in GAMES.items():
+        deal = entry.rules.deal(3, **entry.test_variants[-1])
+        at = entry.engine.starts(deal)[0] if hasattr(entry.engine, "starts") else deal
+        pictures += [(name, entry.picture(deal)), (name, entry.picture(at.apply(at.legal_moves()[0])))]
+    faces = [GAMES["the-game"].picture(GAMES["the-game"].rules.deal(3)).row(sign, [place(Face(sign, "98", sign))])
+             for sign in SIGNS.values()]
+    pictures += [("faces", picture) for picture in faces]
+    overlapping = lambda a, b: a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    for name, picture in pictures:
+        page.set_content(picture.svg())
+        drawn = page.evaluate(MEASURE)
+        width, height = drawn["size"]
+        for i, (text, box) in enumerate(drawn["texts"]):
+            assert 0 <= box[0] and box[2] <= width and 0 <= box[1] and box[3] <= height, (name, text)
+            assert not any(overlapping(box, other) for _, other in drawn["texts"][i + 1:]), (name, text)
+            for rect in filter(lambda rect: overlapping(box, rect), drawn["places"]):
+                assert rect[0] <= box[0] and box[2] <= rect[2] and rect[1] <= box[1] and box[3] <= rect[3], (name, text)
+        assert all(0 <= box[0] and box[2] <= CARD_W for _, box in drawn["faces"]), name
+    page.close()
