@@ -359,3 +359,25 @@ def test_pictures_keep_their_texts_apart_and_inside_in_a_browser(browser):
                 assert rect[0] <= box[0] and box[2] <= rect[2] and rect[1] <= box[1] and box[3] <= rect[3], (name, text)
         assert all(0 <= box[0] and box[2] <= CARD_W for _, box in drawn["faces"]), name
     page.close()
+
+
+def test_a_page_of_one_position_shows_no_empty_steps_in_a_browser(tmp_path, browser):
+    """An explanation with no proof tree, or a position already won, is one position: the page
+    once showed an empty move pane and "step 0 / 0"."""
+    entry = GAMES["twaalven"]
+    solved = entry.engine.solve(entry.rules.deal(7), Budget(time_limit=30))
+    won = replay(solved.start, solved.solution)
+    pages = {"why.html": ("explain", "twaalven", "--seed", "3087"), "won.html": ("solve", "twaalven", "-")}
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    for path, args in pages.items():
+        result = CliRunner().invoke(main, [*args, "--html", str(tmp_path / path)], input=entry.rules.format_position(won))
+        assert result.exit_code == 0, result.output
+        page.goto((tmp_path / path).as_uri())
+        assert page.is_visible("#board svg") and not page.is_visible("#controls") and not page.is_visible("#moves")
+    page_path, _, _ = line_page("twaalven", tmp_path)
+    page.goto(page_path.as_uri())
+    assert page.is_visible("#controls") and page.is_visible("#moves")
+    assert errors == []
+    page.close()
