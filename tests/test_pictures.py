@@ -288,6 +288,9 @@ def test_a_pile_of_one_card_is_captioned_in_the_singular():
         deal = GAMES[name].rules.deal(1)
         svg = GAMES[name].picture(replace(deal, draw=deal.draw[:1])).svg()
         assert "draw pile: 1 card" in svg and "1 cards" not in svg
+    deal = GAMES["the-game"].rules.deal(1, players=2)
+    svg = GAMES["the-game"].picture(replace(deal, hands=(deal.hands[0][:1], ()), draw=())).svg()
+    assert "The Game: 1 card left" in svg and ">-</tspan>" in svg  # and hand 2, empty, drawn as a place
 
 
 def test_a_stapelen_deal_says_either_player_may_start():
