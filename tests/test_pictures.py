@@ -313,23 +313,27 @@ def test_a_mid_turn_picture_says_what_the_turn_has_played():
         entry = GAMES[name]
         start = entry.engine.starts(entry.rules.deal(1, players=2))[0]
         assert "played this turn" not in entry.picture(start).svg()
-        assert "player 1 to move (1 card played this turn)" in entry.picture(start.apply(start.legal_moves()[0])).svg()
+        mid_turn = start.apply(start.legal_moves()[0])
+        assert "player 1 to move (1 card played this turn)" in entry.picture(mid_turn).svg()
     entry = GAMES["the-game-extreme"]
-    start = entry.engine.starts(entry.rules.parse((Path(__file__).parent / "golden" / "the-game-extreme-small.txt").read_text()))[0]
-    skull, stop, no_talk = (next(m for m in start.legal_moves() if m.card == card and m.pile == 0) for card in (14, 4, 6))
-    one_pile = start.apply(skull)
-    two_piles = start.apply(no_talk)
-    two_piles = two_piles.apply(next(m for m in two_piles.legal_moves() if m.card == 4 and m.pile == 1))
+    deal = entry.rules.parse((Path(__file__).parent / "golden" / "the-game-extreme-small.txt").read_text())
+    start = entry.engine.starts(deal)[0]
+
+    def play(position, card: int, pile: int):
+        return position.apply(next(m for m in position.legal_moves() if (m.card, m.pile) == (card, pile)))
+
+    one_pile, two_piles = play(start, 14, 0), play(play(start, 6, 0), 4, 1)  # 14!skull; 6!no-talk, then 4!stop
     assert "this turn" not in entry.picture(start).svg()
     assert "this turn: on up1<" in entry.picture(one_pile).svg()
-    svg = entry.picture(one_pile.apply(next(m for m in one_pile.legal_moves() if m.card == stop.card and m.pile == 0))).svg()
+    svg = entry.picture(play(one_pile, 4, 0)).svg()
     assert "(2 cards played this turn)" in svg and "this turn: on up1, ended by a stop" in svg
     assert "this turn: on two piles or more, ended by a stop" in entry.picture(two_piles).svg()
 
 
 #: Every text drawn outside the card faces, measured: (text, [x0, y0, x1, y1]), and the empty places.
 MEASURE = """() => {
-  const svg = document.querySelector('svg'), box = el => { const b = el.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+  const svg = document.querySelector('svg');
+  const box = el => { const b = el.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
   return {size: [svg.width.baseVal.value, svg.height.baseVal.value],
           texts: [...svg.querySelectorAll(':scope > text')].map(t => [t.textContent, box(t)]),
           places: [...svg.querySelectorAll(':scope > rect[stroke-dasharray]')].map(box),
@@ -375,7 +379,8 @@ def test_a_page_of_one_position_shows_no_empty_steps_in_a_browser(tmp_path, brow
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     for path, args in pages.items():
-        result = CliRunner().invoke(main, [*args, "--html", str(tmp_path / path)], input=entry.rules.format_position(won))
+        result = CliRunner().invoke(main, [*args, "--html", str(tmp_path / path)],
+                                    input=entry.rules.format_position(won))
         assert result.exit_code == 0, result.output
         page.goto((tmp_path / path).as_uri())
         assert page.is_visible("#board svg") and not page.is_visible("#controls") and not page.is_visible("#moves")
