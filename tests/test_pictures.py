@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from cli.commands import main
 from cli.pictures import write_line_page, write_moves_page, write_reasons_page
 from puzzles.lines import replay
+from solver.pictures import CARD_W, Face, place
 from solver.registry import GAMES
 from solver.result import UNWINNABLE, Budget, Explanation, Refutation
 
@@ -287,6 +288,9 @@ def test_a_pile_of_one_card_is_captioned_in_the_singular():
         deal = GAMES[name].rules.deal(1)
         svg = GAMES[name].picture(replace(deal, draw=deal.draw[:1])).svg()
         assert "draw pile: 1 card" in svg and "1 cards" not in svg
+    deal = GAMES["the-game"].rules.deal(1, players=2)
+    svg = GAMES["the-game"].picture(replace(deal, hands=(deal.hands[0][:1], ()), draw=())).svg()
+    assert "The Game: 1 card left" in svg and ">-</tspan>" in svg  # and hand 2, empty, drawn as a place
 
 
 def test_a_stapelen_deal_says_either_player_may_start():
@@ -302,3 +306,86 @@ def test_a_deal_says_who_moves_first_only_when_players_choose(name):
     alone, three = (entry.picture(entry.rules.deal(1, players=n)).svg() for n in (1, 3))
     assert "player 1 to move" in alone and "choose who starts" not in alone
     assert "the players choose who starts" in three
+
+
+def test_a_mid_turn_picture_says_what_the_turn_has_played():
+    for name in ("the-game", "quick-and-easy"):
+        entry = GAMES[name]
+        start = entry.engine.starts(entry.rules.deal(1, players=2))[0]
+        assert "played this turn" not in entry.picture(start).svg()
+        mid_turn = start.apply(start.legal_moves()[0])
+        assert "player 1 to move (1 card played this turn)" in entry.picture(mid_turn).svg()
+    entry = GAMES["the-game-extreme"]
+    deal = entry.rules.parse((Path(__file__).parent / "golden" / "the-game-extreme-small.txt").read_text())
+    start = entry.engine.starts(deal)[0]
+
+    def play(position, card: int, pile: int):
+        return position.apply(next(m for m in position.legal_moves() if (m.card, m.pile) == (card, pile)))
+
+    one_pile, two_piles = play(start, 14, 0), play(play(start, 6, 0), 4, 1)  # 14!skull; 6!no-talk, then 4!stop
+    assert "this turn" not in entry.picture(start).svg()
+    assert "this turn: on up1<" in entry.picture(one_pile).svg()
+    svg = entry.picture(play(one_pile, 4, 0)).svg()
+    assert "(2 cards played this turn)" in svg and "this turn: on up1, ended by a stop" in svg
+    assert "this turn: on two piles or more, ended by a stop" in entry.picture(two_piles).svg()
+
+
+#: Every text drawn outside the card faces, measured: (text, [x0, y0, x1, y1]), and the empty places.
+MEASURE = """() => {
+  const svg = document.querySelector('svg');
+  const box = el => { const b = el.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+  return {size: [svg.width.baseVal.value, svg.height.baseVal.value],
+          texts: [...svg.querySelectorAll(':scope > text')].map(t => [t.textContent, box(t)]),
+          places: [...svg.querySelectorAll(':scope > rect[stroke-dasharray]')].map(box),
+          faces: [...svg.querySelectorAll('defs text')].map(t => [t.textContent, box(t)])};
+}"""
+
+
+def test_pictures_keep_their_texts_apart_and_inside_in_a_browser(browser):
+    """The Game's empty piles once read `down1 ↓down2 ↓`, each caption wider than its place, and
+    an Extreme card's `58+1` ran off its card: measured where a browser lays the text out."""
+    from solver.games.the_game_extreme.picture import SIGNS
+    page = browser.new_page()
+    pictures = []
+    for name, entry in GAMES.items():
+        deal = entry.rules.deal(3, **entry.test_variants[-1])
+        at = entry.engine.starts(deal)[0] if hasattr(entry.engine, "starts") else deal
+        pictures += [(name, entry.picture(deal)), (name, entry.picture(at.apply(at.legal_moves()[0])))]
+    faces = [GAMES["the-game"].picture(GAMES["the-game"].rules.deal(3)).row(sign, [place(Face(sign, "98", sign))])
+             for sign in SIGNS.values()]
+    pictures += [("faces", picture) for picture in faces]
+    overlapping = lambda a, b: a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    for name, picture in pictures:
+        page.set_content(picture.svg())
+        drawn = page.evaluate(MEASURE)
+        width, height = drawn["size"]
+        for i, (text, box) in enumerate(drawn["texts"]):
+            assert 0 <= box[0] and box[2] <= width and 0 <= box[1] and box[3] <= height, (name, text)
+            assert not any(overlapping(box, other) for _, other in drawn["texts"][i + 1:]), (name, text)
+            for rect in filter(lambda rect: overlapping(box, rect), drawn["places"]):
+                assert rect[0] <= box[0] and box[2] <= rect[2] and rect[1] <= box[1] and box[3] <= rect[3], (name, text)
+        assert all(0 <= box[0] and box[2] <= CARD_W for _, box in drawn["faces"]), name
+    page.close()
+
+
+def test_a_page_of_one_position_shows_no_empty_steps_in_a_browser(tmp_path, browser):
+    """An explanation with no proof tree, or a position already won, is one position: the page
+    once showed an empty move pane and "step 0 / 0"."""
+    entry = GAMES["twaalven"]
+    solved = entry.engine.solve(entry.rules.deal(7), Budget(time_limit=30))
+    won = replay(solved.start, solved.solution)
+    pages = {"why.html": ("explain", "twaalven", "--seed", "3087"), "won.html": ("solve", "twaalven", "-")}
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    for path, args in pages.items():
+        result = CliRunner().invoke(main, [*args, "--html", str(tmp_path / path)],
+                                    input=entry.rules.format_position(won))
+        assert result.exit_code == 0, result.output
+        page.goto((tmp_path / path).as_uri())
+        assert page.is_visible("#board svg") and not page.is_visible("#controls") and not page.is_visible("#moves")
+    page_path, _, _ = line_page("twaalven", tmp_path)
+    page.goto(page_path.as_uri())
+    assert page.is_visible("#controls") and page.is_visible("#moves")
+    assert errors == []
+    page.close()

@@ -14,6 +14,8 @@ import html
 import re
 from dataclasses import dataclass, field
 
+from puzzles.text import amount
+
 CARD_W, CARD_H = 46, 64
 GAP = 10
 #: How much of a covered card shows in a column.
@@ -50,7 +52,9 @@ class Face:
                  'stroke="#555" stroke-width="1.2"/>',
                  ]
         if self.symbol:
-            lines.append(f'<text x="4" y="17" font-size="15" font-weight="bold" fill="{self.ink}">{text}'
+            # four characters (an Extreme card's `58+1`) at 15 px run past the card's edge
+            size = 15 if len(self.text + self.symbol) <= 3 else 13
+            lines.append(f'<text x="4" y="17" font-size="{size}" font-weight="bold" fill="{self.ink}">{text}'
                          f'{html.escape(self.symbol)}</text>')
             lines.append(f'<text x="{CARD_W / 2}" y="{CARD_H - 12}" font-size="26" text-anchor="middle" '
                          f'fill="{self.ink}">{html.escape(self.symbol)}</text>')
@@ -87,12 +91,14 @@ class Place:
     mark: str | None = None
 
 
-def who_moves(to_move: int | None, players: int) -> str:
-    """A title's word on the turn: the player to move, or for a deal of several players whose
+def who_moves(to_move: int | None, players: int, played: int = 0) -> str:
+    """A title's word on the turn: the player to move and the cards they have played this turn
+    (else mid-turn looks like the start of a turn), or for a deal of several players whose
     players choose who starts, that (a one-player deal is player 1's)."""
     if to_move is None and players > 1:
         return "the players choose who starts"
-    return f"player {to_move or 1} to move"
+    mover = f"player {to_move or 1} to move"
+    return f"{mover} ({amount(played, 'card')} played this turn)" if played else mover
 
 
 def place(face: Face | None, caption: str = "") -> Place:
@@ -172,10 +178,14 @@ class Picture:
 
 def _place_svg(item: Place, x: float, y: float) -> str:
     if item.face is None:
+        # a word a line: `down1 ↓` on one line is wider than the place and runs into the next
+        words = item.caption.split() or [""]
+        top = y + CARD_H / 2 + 4 - (len(words) - 1) * 13 / 2
+        lines = "".join(f'<tspan x="{x + CARD_W / 2}" y="{top + 13 * i}">{html.escape(word)}</tspan>'
+                        for i, word in enumerate(words))
         shape = (f'<rect x="{x + 1}" y="{y + 1}" width="{CARD_W - 2}" height="{CARD_H - 2}" rx="5" fill="none" '
                  f'stroke="#999" stroke-dasharray="4 3"/>'
-                 f'<text x="{x + CARD_W / 2}" y="{y + CARD_H / 2 + 4}" font-size="11" text-anchor="middle" '
-                 f'fill="#777">{html.escape(item.caption)}</text>')
+                 f'<text font-size="11" text-anchor="middle" fill="#777">{lines}</text>')
     else:
         shape = f'<use href="#{item.face.key}" x="{x}" y="{y}"/>'
         if item.caption:

@@ -29,6 +29,7 @@ button{font-size:15px;padding:3px 10px} .reasons li{margin:3px 0} pre{background
 #moves li.keeps{color:#1b6e1b} #moves li.loses{color:#b71c1c} #moves li.unknown{color:#666}
 #tree{max-height:60vh;overflow:auto;border:1px solid #ccc;background:#fff;margin-top:12px}
 #tree .node{cursor:pointer} #tree .node.current rect{stroke:#000;stroke-width:2.5}
+[hidden]{display:none!important}
 """
 
 SCRIPT = """
@@ -70,7 +71,9 @@ def replay_page(title: str, facts: list[str], pictures: list[Picture], texts: li
     the game's text format (each step's `<desc>`), `facts` the lines under the title (verdict,
     stats), `reasons` the explanation's sentences, `data` the command's JSON. `kinds[i]`, where
     given, is a class of the i-th move's list item (`keeps`, `loses`, `unknown`, or `depth-N`
-    for a line of a proof tree, indented N steps); `tree` a drawing (`tree_drawing`) below."""
+    for a line of a proof tree, indented N steps); `tree` a drawing (`tree_drawing`) below. A
+    page of one position (no line, no proof tree) hides the controls and the move list: they
+    would only show an empty pane and "step 0 / 0"."""
     steps = []
     for picture, text in zip(pictures, texts):
         body, width, height = picture.body()
@@ -78,6 +81,7 @@ def replay_page(title: str, facts: list[str], pictures: list[Picture], texts: li
     shared = defs(face for picture in pictures for face in picture.faces())
     moves_html = "".join(_item(move, kind) for move, kind in zip(moves, list(kinds) + [""] * len(moves)))
     reasons_html = "".join(f"<li>{html.escape(reason)}</li>" for reason in reasons)
+    single = " hidden" if len(pictures) == 1 else ""
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>{STYLE}</style></head><body>
@@ -85,10 +89,10 @@ def replay_page(title: str, facts: list[str], pictures: list[Picture], texts: li
 <div class="facts">{'<br>'.join(html.escape(fact) for fact in facts)}</div>
 {f'<ul class="reasons">{reasons_html}</ul>' if reasons else ''}
 <svg width="0" height="0" style="position:absolute" xmlns="http://www.w3.org/2000/svg">{shared}</svg>
-<div id="controls"><button id="first" title="start (Home)">&#x00AB;</button><button id="prev" title="previous (&#x2190;)">&#x25C0;</button>
+<div id="controls"{single}><button id="first" title="start (Home)">&#x00AB;</button><button id="prev" title="previous (&#x2190;)">&#x25C0;</button>
 <input id="slider" type="range" min="0" max="{len(pictures) - 1}" value="0"><button id="next" title="next (&#x2192;)">&#x25B6;</button>
 <button id="last" title="end (End)">&#x00BB;</button><span id="counter"></span></div>
-<div id="main"><div id="board"></div><ol id="moves">{moves_html}</ol></div>
+<div id="main"><div id="board"></div><ol id="moves"{single}>{moves_html}</ol></div>
 {f'<div id="tree">{tree}</div>' if tree else ''}
 <details><summary>JSON</summary><pre id="data">{html.escape(json.dumps(data, indent=1))}</pre></details>
 <script type="application/json" id="steps">{_json_in_script(steps)}</script>

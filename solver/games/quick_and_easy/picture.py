@@ -9,7 +9,7 @@ from ...pictures import Picture, colour_face, place, who_moves
 
 
 def picture(position: Position) -> Picture:
-    mover = who_moves(position.to_move, position.players)
+    mover = who_moves(position.to_move, position.players, position.played)
     drawn = Picture(f"The Game: Quick & Easy: {position.cards_played} played, {mover}")
     drawn.row("piles", [place(colour_face(card_name(top)), f"{name} {arrow}") if top is not None
                         else place(None, f"{name} {arrow}")
