@@ -67,6 +67,15 @@ def test_analyse_gives_each_move_its_value():
     assert all(v.best == (v.value == best) for v in analysis.moves)
 
 
+def test_analyse_of_a_deal_names_the_starter_only_where_the_players_choose_one():
+    """As The Game's: a solo deal's plays are bare ('6G on up'); it named player 1 there."""
+    solo = engine.analyse(q.deal(4, players=1), Budget(node_limit=2000))
+    assert solo.moves and all(isinstance(item.move, q.Play) for item in solo.moves)
+    pair = engine.analyse(q.deal(4, players=2), Budget(node_limit=2000))
+    assert {item.move.player for item in pair.moves} == {1, 2}
+    assert all(str(item.move).startswith(f"player {item.move.player}: ") for item in pair.moves)
+
+
 def test_explain_says_a_single_card_fits_neither_pile():
     # It said "neither card fits either pile" of a hand of one card.
     stuck = q.parse("hand 1: 5R\nhand 2: -\ndraw: -\npiles: 9Y 1P\nto-move: 1\nplayed: 0\n")

@@ -143,13 +143,13 @@ class QuickAndEasyEngine(Engine):
         """For every legal play or turn end (of each starter, for a deal): the most cards played
         after it, with its bound; plays reaching the same position get one answer."""
         budget = budget or Budget()
-        after, moves = {}, []
-        for start in self.starts(position):
+        after, moves, starts = {}, [], self.starts(position)
+        for start in starts:
             for move in start.legal_moves():
                 key = rules.canonical(start.apply(move))
                 if key not in after:
                     after[key] = start.apply(move)
-                    moves.append(move if position.to_move is not None else StarterMove(start.to_move, move))
+                    moves.append(StarterMove(start.to_move, move) if len(starts) > 1 else move)
         if not moves:
             return self.analyse_over(position, budget, CARDS_PLAYED)
         found, entries = {}, self.table_entries(budget.table_mib)
