@@ -103,6 +103,24 @@ def test_without_a_draw_pile_play_goes_on_and_empty_hands_are_skipped():
     assert after.is_won() and after.legal_moves() == []
 
 
+def test_skipping_an_empty_hand_is_the_decision_that_wins_here():
+    """Seed 002: "Το παιχνίδι λήγει άμεσα (και δυστυχώς είναι χαμένο) όταν ένας παίκτης του
+    οποίου είναι η σειρά δε μπορεί να τοποθετήσει πλέον καμία κάρτα." (The game ends at once,
+    and is lost, when a player whose turn it is can no longer place any card.) Read literally,
+    player 1's empty hand on turn below would lose with 3P still held; the project skips it, as
+    The Game does ("hij wordt overgeslagen"), and the last card is played. Player 2 cannot play
+    both 3s in one turn (equal values), so only the skip wins."""
+    pos = position(["10R", "3P 3G", "5P 1P"], "", piles=("1Y", "5B"))
+    assert q.most_cards_played(pos)[0] == 50
+    after = pos.apply(play("10R", "up")).apply(EndTurn())
+    after = after.apply(play("3G", "down"))
+    assert after.legal_moves() == [EndTurn()]  # 3P does not go under 3G
+    after = after.apply(EndTurn())
+    after = after.apply(play("1P", "down")).apply(play("5P", "down")).apply(EndTurn())  # 5P on 1P: colour
+    assert after.hands[0] == () and after.to_move == 2
+    assert after.apply(play("3P", "down")).is_won()
+
+
 def test_the_game_is_lost_at_once_when_the_player_to_move_cannot_play():
     pos = position(["5R 6R", "7G 1B"], "", piles=("9Y", "2Y"), to_move=1)
     assert pos.legal_moves() == [] and pos.is_over() and not pos.is_won()

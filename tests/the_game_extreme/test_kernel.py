@@ -122,3 +122,60 @@ def test_a_skull_whose_only_cover_can_never_be_played_counts_too():
                           ((98, "skull"), (99, "skull")))
     assert x.fewest_cards_left(position)[0] == 2
     assert engine.search(position, Budget(node_limit=1)).lower_bound == 2
+
+
+def late_position(rng: random.Random) -> x.Position:
+    """A position late in a game of cards 2..30 (at most 7 cards left), so that cards lie 10
+    apart: pile tops are cards gone, some exactly 10 from a card still to play (a backwards trick
+    is open), and a few marks, mostly no-backwards (some on pile tops) and same-pile."""
+    players = rng.randint(1, 2)
+    hand = rng.randint(2, 3)
+    cards = list(range(2, 31))
+    rng.shuffle(cards)
+    draw_size = rng.randint(0, max(0, 7 - players * hand))
+    if draw_size:
+        sizes = [hand] * players
+    else:
+        sizes = [rng.randint(1 if p == 0 else 0, hand) for p in range(players)]
+    hands = [tuple(cards[sum(sizes[:p]):sum(sizes[:p + 1])]) for p in range(players)]
+    used = sum(sizes)
+    stock, gone = cards[used:used + draw_size], cards[used + draw_size:]
+    live = [c for h in hands for c in h] + stock
+    back_up = [c for c in gone if c - 10 in live] or gone  # an ascending top a card 10 lower could go on
+    up = [rng.choice(back_up)]
+    up.append(rng.choice([c for c in gone if c not in up]))
+    back_down = [c for c in gone if c + 10 in live and c not in up] or [c for c in gone if c not in up]
+    down = [rng.choice(back_down)]
+    down.append(rng.choice([c for c in gone if c not in up + down]))
+    piles = tuple(up + down)
+    marks = {}
+    for card in rng.sample(live + list(piles), rng.randint(1, 4)):
+        kind = rng.choice(("no-backwards", "no-backwards", "no-backwards", "same-pile", "draw-one", "stop"))
+        marks[card] = "no-backwards" if card in piles and kind == "stop" else kind
+    return x.Position(tuple(hands), tuple(stock), piles, 1, 0, False, hand, 30, tuple(sorted(marks.items())))
+
+
+def test_the_kernel_agrees_on_backwards_tricks_under_no_backwards():
+    """Seed 001, the no-backwards card: "Zolang deze kaart actief is, mag er geen achteruit truc
+    uitgevoerd worden." (While this card is active, no backwards trick may be made.) Active: "tot
+    het moment dat ze bedekt worden door een andere kaart" (until another card covers it). The
+    small decks above (2..10) hold no two cards 10 apart, so they never try a backwards trick;
+    here, on 2..30 late in a game, the kernel's proven optimum equals the reference's, with
+    backwards tricks played and no-backwards cards that change the optimum both occurring."""
+    rng = random.Random(30)
+    backwards = changed = 0
+    for _ in range(60):
+        position = late_position(rng)
+        expected, line = x.fewest_cards_left(position)
+        found = engine.search(position, Budget(time_limit=SAFETY_SECONDS))
+        assert (found.cards_left, found.lower_bound) == (expected, expected), x.format_position(position)
+        if found.moves:
+            end = x.replay(position, found.moves)
+            assert end.is_over() and end.cards_left == expected
+        step = position
+        for move in line:
+            backwards += isinstance(move, x.Play) and x.is_backwards(move.pile, step.piles[move.pile], move.card)
+            step = step.apply(move)
+        bare = replace(position, marks=tuple(mark for mark in position.marks if mark[1] != "no-backwards"))
+        changed += x.fewest_cards_left(bare)[0] != expected
+    assert backwards >= 10 and changed >= 3, (backwards, changed)

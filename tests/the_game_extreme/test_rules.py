@@ -87,6 +87,22 @@ def test_three_means_exactly_three_cards_and_a_stop_only_as_the_third():
     assert (13, UP1) not in plays(short) and (20, UP1) in plays(short)
 
 
+def test_the_seeds_example_of_a_three_a_number_first_and_a_stop_third():
+    """Seed 001: "Tim speelt eerst een normale getallenkaart, daarna de "3!"-kaart en ten slotte
+    een stopkaart. Hij heeft nu zoals opgedragen drie kaarten gespeeld en trekt weer drie kaarten
+    om zijn hand aan te vullen." (Tim plays a number card first, then the three, then a stop: three
+    cards as the three orders, and he draws three to fill his hand.) The three counts itself, so
+    a three played second leaves one card to play; a stop may end the turn there and nowhere
+    earlier."""
+    pos = position([(10, 13, 45, 50, 60, 70, 80, 90)], draw=(2, 3, 4, 5), marks={13: "three", 45: "stop"})
+    second = pos.apply(Play(10, UP1)).apply(Play(13, UP1))
+    assert EndTurn() not in second.legal_moves() and (45, UP1) in plays(second)
+    third = second.apply(Play(45, UP1))
+    assert third.legal_moves() == [EndTurn()] and third.drawn() == (2, 3, 4)
+    assert sorted(third.apply(EndTurn()).hand) == [2, 3, 4, 50, 60, 70, 80, 90]
+    assert (45, UP1) not in plays(pos.apply(Play(13, UP1)))  # a stop as the second card with a three
+
+
 def test_three_overrides_the_minimum_of_one_once_the_draw_pile_is_empty():
     pos = position([(13, 20, 30, 40)], draw=(), marks={13: "three"}, hand_size=4)
     assert EndTurn() in pos.apply(Play(20, UP1)).legal_moves()
