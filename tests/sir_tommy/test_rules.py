@@ -235,6 +235,23 @@ def test_illegal_plays_are_refused_with_the_reason():
 # --- ending a turn ------------------------------------------------------------------------------
 
 
+def test_playing_is_never_compulsory_and_an_empty_row_need_not_be_used():
+    """Seed 003, Sir Tommy voor twee: "Het is niet verplicht om kaarten die op de eigen fundamenten
+    passen ook daadwerkelijk erop te stapelen. Het is dus toegestaan om geschikte kaarten op het
+    tableau te laten liggen en ook om passende kaarten van de raapstapel niet te op een fundament te
+    stapelen." (playing a card that fits is not compulsory: a fitting row top may stay, a fitting
+    drawn card may go to the rows) and "Als een rij van het tableau (nog of weer) leeg is, dan mag
+    hier een kaart gelegd worden, maar dit hoeft niet." (an empty row may take a card, but need not)."""
+    pos = position(rows=("7C 2S", "KD", "", ""), stock="9H", hand="AS QD 3H", to_move="U")
+    assert "AS from drawn -> U foundation 1 (empty)" in {str(m) for m in pos.legal_moves()}
+    # U plays nothing: the fitting AS goes on a row, and rows 3 and 4 stay empty
+    end = EndTurn("U", ((c("AS"), 0), (c("QD"), 1), (c("3H"), 1)))
+    assert end in pos.legal_moves()
+    after = pos.apply(end)
+    assert after.rows == (cards("7C 2S AS"), cards("KD QD 3H"), (), ())
+    assert after.to_move == "D" and after.hand == cards("9H") and after.foundations == pos.foundations
+
+
 def test_every_drawn_card_left_is_placed_and_the_next_player_draws():
     pos = st.deal(7)
     ends = [m for m in pos.legal_moves() if isinstance(m, EndTurn)]
