@@ -54,7 +54,7 @@
 //!   cards and the minimisers' low ones (measured: a third of the nodes of high cards for all),
 //!   picks of large colours first (of small ones for a helper in the cooperative search).
 
-use crate::search::table::table_memory;
+use crate::search::table::{table_memory, table_slots};
 use crate::search::{Budget, Watch};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -856,9 +856,10 @@ pub struct BoundTable {
 
 impl BoundTable {
     /// A table of about `entries` entries (a power of two of buckets, three entries each).
-    pub fn new(entries: usize) -> Self {
-        let size = (entries / WAYS).max(1024).next_power_of_two();
-        BoundTable { buckets: table_memory(size, Bucket::default), mask: size - 1, spare_places: Mutex::default() }
+    /// Err where the memory cannot be had.
+    pub fn new(entries: usize) -> Result<Self, String> {
+        let size = table_slots(entries / WAYS, 1024)?;
+        Ok(BoundTable { buckets: table_memory(size, Bucket::default)?, mask: size - 1, spare_places: Mutex::default() })
     }
 
     pub fn bytes(&self) -> usize {
@@ -1675,7 +1676,7 @@ mod tests {
     }
 
     fn solve(s: &State, focus: u8, cooperative: bool) -> Answer {
-        let table = BoundTable::new(1 << 16);
+        let table = BoundTable::new(1 << 16).unwrap();
         let mut solver = Solver::new(&table, Budget::default(), focus, cooperative);
         solver.solve(s)
     }
@@ -1704,7 +1705,7 @@ mod tests {
         // the trick floor is the display's colour at the focus player's best place, so asking
         // about the place (remembered across displays, and across searches: each search here
         // takes the memory the last one left) must cut exactly where the floor does
-        let table = BoundTable::new(1 << 10);
+        let table = BoundTable::new(1 << 10).unwrap();
         let mut cuts = 0;
         for seed in 0..200u64 {
             let players = 3 + (seed % 4) as usize;
@@ -1845,7 +1846,7 @@ mod tests {
                 for cooperative in [false, true] {
                     let alone = solve(&root, focus, cooperative);
                     for helpers in [1, 3] {
-                        let table = BoundTable::new(1 << 16);
+                        let table = BoundTable::new(1 << 16).unwrap();
                         let together = solve_together(&table, Budget::default(), focus, cooperative, &root, helpers);
                         assert_eq!((together.lower, together.upper), (alone.lower, alone.upper));
                         assert_eq!(together.lower, together.upper);

@@ -39,7 +39,7 @@
 //! each breaking ties differently, and after each pass that falls short exact searches with a
 //! node cap try to mend the end of its line (`Solver::mend`).
 
-use crate::search::table::table_memory;
+use crate::search::table::{table_memory, table_slots};
 use crate::search::Budget;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -847,9 +847,10 @@ pub struct BoundTable {
 }
 
 impl BoundTable {
-    pub fn new(entries: usize) -> Self {
-        let size = entries.max(1024).next_power_of_two();
-        BoundTable { entries: table_memory(size, Entry::default), mask: size - 1, generation: 1 }
+    /// Err where the memory cannot be had.
+    pub fn new(entries: usize) -> Result<Self, String> {
+        let size = table_slots(entries, 1024)?;
+        Ok(BoundTable { entries: table_memory(size, Entry::default)?, mask: size - 1, generation: 1 })
     }
 
     pub fn bytes(&self) -> usize {
@@ -1706,7 +1707,7 @@ mod tests {
             let beams: Vec<_> = [1, 2, 3]
                 .iter()
                 .map(|&threads| {
-                    let mut table = BoundTable::new(1024);
+                    let mut table = BoundTable::new(1024).unwrap();
                     let mut solver = Solver::new(&rules, &mut table, Budget::default());
                     solver.beam_threads = threads;
                     let beam = solver.beam(&root, 1024, Some(seed));
@@ -1728,7 +1729,7 @@ mod tests {
         let root = state(&[deck[..8].to_vec()], [1, 1, 100, 100], 0, 0).unwrap();
         let rules = Rules::new(deck[8..].to_vec(), 1, 8, false, 100);
         for limit in [1, 10, 1000, 100_000] {
-            let mut table = BoundTable::new(1024);
+            let mut table = BoundTable::new(1024).unwrap();
             let mut solver = Solver::new(&rules, &mut table, Budget { node_limit: limit, ..Budget::default() });
             let answer = solver.solve(&root, rules.beam_widths());
             assert!(answer.nodes <= limit, "{} nodes at a limit of {limit}", answer.nodes);
@@ -1804,7 +1805,7 @@ mod tests {
 
     #[test]
     fn table_keeps_exact_keys_apart() {
-        let mut table = BoundTable::new(1024);
+        let mut table = BoundTable::new(1024).unwrap();
         let a = Key { rem: 1, owners: 0, misc: 7 };
         let b = Key { rem: 1, owners: 1, misc: 7 };
         table.put(a, 3);

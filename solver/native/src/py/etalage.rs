@@ -25,8 +25,8 @@ struct EtalageKernel {
 impl EtalageKernel {
     #[new]
     #[pyo3(signature = (table_entries = 3 << 20))]
-    fn new(table_entries: usize) -> Self {
-        EtalageKernel { table: BoundTable::new(table_entries), searches: Searches::default() }
+    fn new(table_entries: usize) -> PyResult<Self> {
+        Ok(EtalageKernel { table: BoundTable::new(table_entries).map_err(PyValueError::new_err)?, searches: Searches::default() })
     }
 
     /// Bytes held by the table of proven bounds.

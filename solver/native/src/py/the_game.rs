@@ -23,8 +23,8 @@ struct TheGameKernel {
 impl TheGameKernel {
     #[new]
     #[pyo3(signature = (table_entries = 1 << 22))]
-    fn new(table_entries: usize) -> Self {
-        TheGameKernel { table: BoundTable::new(table_entries), rules: None }
+    fn new(table_entries: usize) -> PyResult<Self> {
+        Ok(TheGameKernel { table: BoundTable::new(table_entries).map_err(PyValueError::new_err)?, rules: None })
     }
 
     /// Bytes held by the table of proven bounds.
