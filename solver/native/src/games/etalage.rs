@@ -173,6 +173,13 @@ impl State {
         for (p, hand) in hands.iter().enumerate() {
             s.hands[p] = set(hand)?;
         }
+        // Every hand holds the same number of cards, counting the card each player who has
+        // played to the trick put there: the search reads the tricks left from one hand and
+        // plays a card of every hand each trick (uneven hands made it recurse without end).
+        let size = |p: usize| hands[p].len() + ((p + players - leader) % players < trick.len()) as usize;
+        if let Some(p) = (0..players).find(|&p| size(p) != size(leader)) {
+            return Err(format!("hand {p} holds {} cards, which does not fit hand {leader} and a trick of {}", hands[p].len(), trick.len()));
+        }
         set(trick)?;
         s.trick[..trick.len()].copy_from_slice(trick);
         if s.distributing() {
@@ -1585,6 +1592,8 @@ struct Running {
     cooperative: bool,
     /// Set when the search has returned: its late helpers stop.
     done: Arc<AtomicBool>,
+    /// Under a node limit: no late helper joins it (see `Searches::solve`).
+    limited: bool,
     /// Late helpers that joined it, those still searching, and the nodes of those finished.
     joined: usize,
     searching: usize,
@@ -1603,6 +1612,9 @@ impl Searches {
     }
 
     /// `solve_together`, open to late helpers for as long as it runs; its nodes count theirs.
+    /// Under a node limit it runs alone, with neither helpers nor late helpers: each of them
+    /// would spend the whole limit again (they stop when the search ends, not at its count),
+    /// so the search would count nodes past its limit.
     pub fn solve(&self, table: &BoundTable, budget: Budget, focus: u8, cooperative: bool, root: &State, helpers: usize) -> Answer {
         /// Ends the search's entry, even if the search panics.
         struct Leave<'a>(&'a Searches, Arc<AtomicBool>);
@@ -1611,8 +1623,10 @@ impl Searches {
                 self.0.running().retain(|search| !Arc::ptr_eq(&search.done, &self.1));
             }
         }
+        let limited = budget.node_limit != 0;
+        let helpers = if limited { 0 } else { helpers };
         let done = Arc::new(AtomicBool::new(false));
-        let entry = Running { root: *root, focus, cooperative, done: Arc::clone(&done), joined: 0, searching: 0, helped: 0 };
+        let entry = Running { root: *root, focus, cooperative, done: Arc::clone(&done), limited, joined: 0, searching: 0, helped: 0 };
         self.running().push(entry);
         let _leave = Leave(self, Arc::clone(&done));
         let stop = Stop(&done);
@@ -1635,9 +1649,10 @@ impl Searches {
     }
 
     /// Helps the search under way with the fewest helpers until it ends (or `budget` is
-    /// spent); the nodes searched, 0 when no search is under way.
+    /// spent); the nodes searched, 0 when no search is under way (or only ones under a node
+    /// limit).
     pub fn help(&self, table: &BoundTable, budget: Budget) -> u64 {
-        let joined = self.running().iter_mut().filter(|search| !search.done.load(Ordering::Relaxed))
+        let joined = self.running().iter_mut().filter(|search| !search.limited && !search.done.load(Ordering::Relaxed))
             .min_by_key(|search| search.joined)
             .map(|search| {
                 search.joined += 1;
