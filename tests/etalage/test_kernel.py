@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from puzzles import etalage as e
 from solver import parallel
+from solver._native import EtalageKernel
 from solver.games.etalage.engine import GAME, GUARANTEES_SHARE
 from solver.result import UNKNOWN, WINNABLE, Budget
 
@@ -169,3 +170,27 @@ def test_a_finished_game_has_no_starter():
         position = position.apply(position.legal_moves()[0])
     data = GAME.engine.solve(position, Budget(time_limit=10)).to_json()
     assert (data["verdict"], data["to_move"], data["starter"], data["solution"]) == (WINNABLE, None, None, [])
+
+
+def test_the_kernel_refuses_uneven_hands():
+    """Hands that no deal leaves (their sizes differ by more than the trick explains) made the
+    kernel recurse without end and crash the process; they are a ValueError."""
+    kernel = EtalageKernel(1 << 10)
+    hands = [[21, 22, 28], [3, 4], [15, 16]]
+    with pytest.raises(ValueError, match="hand 1 holds 2 cards, which does not fit hand 0 and a trick of 1"):
+        kernel.solve([0, 10, 20], hands, 0, [13], 0, 0, node_limit=1000)
+    # the leader's card is in the trick: the leader holds one card fewer than the others
+    kernel.solve([0, 10, 20], [[21, 22], [3, 4, 5], [15, 16, 17]], 0, [13], 0, 0, node_limit=1000)
+
+
+def test_helpers_under_a_node_limit_count_no_node_past_it():
+    """Each helper spent the whole node limit again (they stop when the search ends): under a
+    node limit the search runs alone, and late helpers do not join it."""
+    rng = random.Random(5)
+    deck = list(range(40))
+    rng.shuffle(deck)
+    hands, display = [deck[i * 9:(i + 1) * 9] for i in range(4)], deck[36:]
+    for helpers in (0, 3):
+        lower, upper, line, nodes, _ = EtalageKernel(1 << 16).solve(
+            display, hands, 0, [], 0, 0, node_limit=20_000, time_limit=SAFETY_SECONDS, helpers=helpers)
+        assert nodes == 20_000 and lower < upper and not line

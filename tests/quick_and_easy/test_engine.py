@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzles import quick_and_easy as q
+from solver._native import quick_and_easy_solve
 from solver.games.quick_and_easy.engine import GAME, step
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
@@ -104,3 +106,20 @@ def test_any_budget_leaves_replayable_lines_and_sound_bounds(seed, players, node
         assert q.replay(result.start, result.solution).cards_played == result.value
     for verdict in engine.analyse(late_position(seed, players, False, 14), Budget(time_limit=60, node_limit=nodes)).moves:
         assert verdict.value <= verdict.bound
+
+
+@pytest.mark.parametrize(
+    ("hands", "draw", "piles", "played", "words"),
+    [
+        # a card in a hand and the draw pile: the count of cards played wrapped
+        ([list(range(50))], [0, 1], [255, 255], 0, "card 0 is not in the deck or given twice"),
+        # a draw pile of 256 cards or more: the turn's draw looped without end
+        ([[0, 1]], [2] * 300, [255, 255], 0, "card 2 is not in the deck or given twice"),
+        ([[0, 1]], [70], [255, 255], 0, "card 70 is not in the deck"),
+        ([[0, 1]], [], [60, 255], 0, "pile top 60 is not in the deck"),
+        ([[0, 1]], [], [255, 255], 3, "3 cards played this turn; a turn plays at most 2"),
+    ],
+)
+def test_the_kernel_refuses_cards_it_cannot_count(hands, draw, piles, played, words):
+    with pytest.raises(ValueError, match=words):
+        quick_and_easy_solve(hands, draw, piles, 0, played, node_limit=1000)

@@ -307,3 +307,33 @@ def test_analyse_under_a_node_limit_alone_ends_within_it():
     analysis = engine.analyse(g.deal(1), budget)
     assert budget.exhausted() and analysis.stats.nodes == budget.nodes_used <= 2000
     assert any(item.bound != item.value for item in analysis.moves)  # some play left open: the budget bound it
+
+
+# --- kernel input checks ----------------------------------------------------------------------
+
+HAND = [2, 3, 4, 5, 6, 7, 8, 9]
+START = [1, 1, 100, 100]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        # a hand of more cards than a turn's moves hold (it panicked: index out of bounds)
+        ({"hands": [list(range(2, 30))]}, "hand 0 holds 28 cards; at most 8"),
+        ({"hand_size": 12}, "hand size 12: at most 11"),
+        ({"beam_widths": [8, 0]}, "a beam of width 0"),  # it panicked: an index of 2^64 - 1
+        # out of the bit sets' range or given twice: wrong answers, never an error
+        ({"draw": [200]}, "card 200 is out of range"),
+        ({"draw": [9, 10]}, "card 9 is out of range 2..=120 or given twice"),
+        ({"piles": [1, 1, 200, 100]}, "pile top 200 is out of range"),
+        ({"top": 255}, "top card 255"),
+        ({"played": 255}, "255 cards played this turn from a hand of 8"),
+        ({"hands": [HAND[:7]], "played": 2}, "hand 0 holds 7 cards; at most 6"),
+        ({"marks": [], "turn": (5, False, True)}, "a stop but no card played"),
+    ],
+)
+def test_the_kernel_refuses_arguments_it_cannot_search(arguments, words):
+    call = {"hands": [HAND], "draw": [10, 11], "piles": START, "to_move": 0, **arguments}
+    with pytest.raises(ValueError, match=words):
+        TheGameKernel(1024).solve(**call)
+    TheGameKernel(1024).solve([HAND], [10, 11], START, 0)  # the same call, its arguments fixed

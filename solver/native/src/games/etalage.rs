@@ -54,7 +54,7 @@
 //!   cards and the minimisers' low ones (measured: a third of the nodes of high cards for all),
 //!   picks of large colours first (of small ones for a helper in the cooperative search).
 
-use crate::search::table::table_memory;
+use crate::search::table::{table_memory, table_slots};
 use crate::search::{Budget, Watch};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -172,6 +172,13 @@ impl State {
         };
         for (p, hand) in hands.iter().enumerate() {
             s.hands[p] = set(hand)?;
+        }
+        // Every hand holds the same number of cards, counting the card each player who has
+        // played to the trick put there: the search reads the tricks left from one hand and
+        // plays a card of every hand each trick (uneven hands made it recurse without end).
+        let size = |p: usize| hands[p].len() + ((p + players - leader) % players < trick.len()) as usize;
+        if let Some(p) = (0..players).find(|&p| size(p) != size(leader)) {
+            return Err(format!("hand {p} holds {} cards, which does not fit hand {leader} and a trick of {}", hands[p].len(), trick.len()));
         }
         set(trick)?;
         s.trick[..trick.len()].copy_from_slice(trick);
@@ -856,9 +863,10 @@ pub struct BoundTable {
 
 impl BoundTable {
     /// A table of about `entries` entries (a power of two of buckets, three entries each).
-    pub fn new(entries: usize) -> Self {
-        let size = (entries / WAYS).max(1024).next_power_of_two();
-        BoundTable { buckets: table_memory(size, Bucket::default), mask: size - 1, spare_places: Mutex::default() }
+    /// Err where the memory cannot be had.
+    pub fn new(entries: usize) -> Result<Self, String> {
+        let size = table_slots(entries / WAYS, 1024)?;
+        Ok(BoundTable { buckets: table_memory(size, Bucket::default)?, mask: size - 1, spare_places: Mutex::default() })
     }
 
     pub fn bytes(&self) -> usize {
@@ -1584,6 +1592,8 @@ struct Running {
     cooperative: bool,
     /// Set when the search has returned: its late helpers stop.
     done: Arc<AtomicBool>,
+    /// Under a node limit: no late helper joins it (see `Searches::solve`).
+    limited: bool,
     /// Late helpers that joined it, those still searching, and the nodes of those finished.
     joined: usize,
     searching: usize,
@@ -1602,6 +1612,9 @@ impl Searches {
     }
 
     /// `solve_together`, open to late helpers for as long as it runs; its nodes count theirs.
+    /// Under a node limit it runs alone, with neither helpers nor late helpers: each of them
+    /// would spend the whole limit again (they stop when the search ends, not at its count),
+    /// so the search would count nodes past its limit.
     pub fn solve(&self, table: &BoundTable, budget: Budget, focus: u8, cooperative: bool, root: &State, helpers: usize) -> Answer {
         /// Ends the search's entry, even if the search panics.
         struct Leave<'a>(&'a Searches, Arc<AtomicBool>);
@@ -1610,8 +1623,10 @@ impl Searches {
                 self.0.running().retain(|search| !Arc::ptr_eq(&search.done, &self.1));
             }
         }
+        let limited = budget.node_limit != 0;
+        let helpers = if limited { 0 } else { helpers };
         let done = Arc::new(AtomicBool::new(false));
-        let entry = Running { root: *root, focus, cooperative, done: Arc::clone(&done), joined: 0, searching: 0, helped: 0 };
+        let entry = Running { root: *root, focus, cooperative, done: Arc::clone(&done), limited, joined: 0, searching: 0, helped: 0 };
         self.running().push(entry);
         let _leave = Leave(self, Arc::clone(&done));
         let stop = Stop(&done);
@@ -1634,9 +1649,10 @@ impl Searches {
     }
 
     /// Helps the search under way with the fewest helpers until it ends (or `budget` is
-    /// spent); the nodes searched, 0 when no search is under way.
+    /// spent); the nodes searched, 0 when no search is under way (or only ones under a node
+    /// limit).
     pub fn help(&self, table: &BoundTable, budget: Budget) -> u64 {
-        let joined = self.running().iter_mut().filter(|search| !search.done.load(Ordering::Relaxed))
+        let joined = self.running().iter_mut().filter(|search| !search.limited && !search.done.load(Ordering::Relaxed))
             .min_by_key(|search| search.joined)
             .map(|search| {
                 search.joined += 1;
@@ -1675,7 +1691,7 @@ mod tests {
     }
 
     fn solve(s: &State, focus: u8, cooperative: bool) -> Answer {
-        let table = BoundTable::new(1 << 16);
+        let table = BoundTable::new(1 << 16).unwrap();
         let mut solver = Solver::new(&table, Budget::default(), focus, cooperative);
         solver.solve(s)
     }
@@ -1704,7 +1720,7 @@ mod tests {
         // the trick floor is the display's colour at the focus player's best place, so asking
         // about the place (remembered across displays, and across searches: each search here
         // takes the memory the last one left) must cut exactly where the floor does
-        let table = BoundTable::new(1 << 10);
+        let table = BoundTable::new(1 << 10).unwrap();
         let mut cuts = 0;
         for seed in 0..200u64 {
             let players = 3 + (seed % 4) as usize;
@@ -1845,7 +1861,7 @@ mod tests {
                 for cooperative in [false, true] {
                     let alone = solve(&root, focus, cooperative);
                     for helpers in [1, 3] {
-                        let table = BoundTable::new(1 << 16);
+                        let table = BoundTable::new(1 << 16).unwrap();
                         let together = solve_together(&table, Budget::default(), focus, cooperative, &root, helpers);
                         assert_eq!((together.lower, together.upper), (alone.lower, alone.upper));
                         assert_eq!(together.lower, together.upper);

@@ -256,8 +256,8 @@ mod tests {
     fn check_mirror<const C: usize, const D: usize>(columns: &[Vec<u8>], top: u8) -> bool {
         let mut position = OneFoundation::<C, D>::new(columns, top).unwrap();
         let mut mirror = OneFoundation::<C, D>::mirrored(columns, top).unwrap();
-        let forward = solve(&mut position, &mut LostTable::new(1 << 16), Budget::default());
-        let backward = solve(&mut mirror, &mut LostTable::new(1 << 16), Budget::default());
+        let forward = solve(&mut position, &mut LostTable::new(1 << 16).unwrap(), Budget::default());
+        let backward = solve(&mut mirror, &mut LostTable::new(1 << 16).unwrap(), Budget::default());
         assert_eq!(forward.outcome, backward.outcome, "{columns:?} from {top}");
         for mv in backward.line.iter().rev() {
             let mut moves = Vec::new();

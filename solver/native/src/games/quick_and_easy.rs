@@ -77,19 +77,37 @@ pub struct State {
 }
 
 impl State {
-    /// A position from Python's lists; Err for what the rules module never sends.
-    pub fn new(hands: &[Vec<u8>], piles: [u8; 2], mover: usize, played: u8) -> Result<State, String> {
+    /// A position from Python's lists and the rules' draw pile; Err for what the rules module
+    /// never sends. Every card of the hands and the draw pile is in the deck and given once:
+    /// the search counts the cards played as 50 less those in the hands and the draw pile (a
+    /// card given twice made it wrap) and the cards drawn in a byte (a draw pile of 256 cards
+    /// made the turn's draw loop without end).
+    pub fn new(rules: &Rules, hands: &[Vec<u8>], piles: [u8; 2], mover: usize, played: u8) -> Result<State, String> {
         if hands.is_empty() || hands.len() > MAX_PLAYERS || mover >= hands.len() {
             return Err(format!("{} hands with player {} to move", hands.len(), mover + 1));
         }
+        if let Some(top) = piles.iter().find(|&&top| top != NONE && top >= CARDS) {
+            return Err(format!("pile top {top} is not in the deck"));
+        }
+        if played > rules.per_turn {
+            return Err(format!("{played} cards played this turn; a turn plays at most {}", rules.per_turn));
+        }
         let mut state = State { hands: [0; MAX_PLAYERS], drawn: 0, piles, mover: mover as u8, played };
+        let mut seen = 0u64;
+        let mut take = |card: u8| {
+            if card >= CARDS || seen & 1 << card != 0 {
+                return Err(format!("card {card} is not in the deck or given twice"));
+            }
+            seen |= 1 << card;
+            Ok(1 << card)
+        };
         for (player, hand) in hands.iter().enumerate() {
             for &card in hand {
-                if card >= CARDS {
-                    return Err(format!("card {card} is not in the deck"));
-                }
-                state.hands[player] |= 1 << card;
+                state.hands[player] |= take(card)?;
             }
+        }
+        for &card in &rules.draw {
+            take(card)?;
         }
         Ok(state)
     }
@@ -314,7 +332,7 @@ mod tests {
     fn a_hand_that_fits_nowhere_ends_the_game_with_what_was_played() {
         // Piles 9Y up and 2Y down; the mover holds 5R 6R: stuck at once, 48 cards gone.
         let rules = Rules { draw: vec![], players: 1, per_turn: 2 };
-        let root = State::new(&[vec![card("5R"), card("6R")]], [card("9Y"), card("2Y")], 0, 0).unwrap();
+        let root = State::new(&rules, &[vec![card("5R"), card("6R")]], [card("9Y"), card("2Y")], 0, 0).unwrap();
         let answer = Searcher::new(&rules, 1 << 10, Budget::default()).solve(&root);
         assert_eq!((answer.played, answer.exact, answer.line.len()), (48, true, 0));
     }

@@ -39,7 +39,7 @@
 //! each breaking ties differently, and after each pass that falls short exact searches with a
 //! node cap try to mend the end of its line (`Solver::mend`).
 
-use crate::search::table::table_memory;
+use crate::search::table::{table_memory, table_slots};
 use crate::search::Budget;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -52,6 +52,12 @@ pub const MAX_PLAYERS: usize = 5;
 pub const PILES: usize = 4;
 /// A value no line reaches (a restricted line that cannot complete its turn).
 pub const NONE: u8 = u8::MAX;
+
+/// The largest hand the search takes: a turn's moves, its plays and its end, fit in a `Turn`,
+/// and the owners of the cards in five such hands fit in a key (5^55 < 2^128).
+pub const MAX_HAND: usize = 11;
+/// The highest card id: the draw pile's cards and the pile tops are bits of a `u128`.
+pub const MAX_CARD: u8 = 120;
 
 /// Instruction marks (`Rules::marks`), in the order of the reference's `KINDS` from 1; 0 is none.
 pub const STOP: u8 = 1;
@@ -295,6 +301,48 @@ impl Rules {
             draw_rest[i] = draw_rest[i + 1] | bit(draw[i]);
         }
         Rules { draw, players, hand_size, expert, top, draw_rest, marks: [0; 128], marked: [0; DRAW_ONE as usize + 1], extreme: false }
+    }
+
+    /// Err unless the search can take `root`, made from `hands`, under these rules: `hand_size`
+    /// at most `MAX_HAND` and hands of at most `hand_size` cards, the mover's less the cards
+    /// played this turn (a hand then never grows past `MAX_HAND`, Extreme's draw-one included);
+    /// Extreme's turn state only once a card is played; the cards of the hands and the draw pile
+    /// 2..=`MAX_CARD`, each once; pile tops below 128; the top card 2..=`MAX_CARD`; beam
+    /// widths of 1 or more. Outside these the search overflowed its turns (a panic), its sets,
+    /// its keys or its counts (wrong answers).
+    pub fn check(&self, hands: &[Vec<u8>], root: &State, beam_widths: &[usize]) -> Result<(), String> {
+        if self.hand_size > MAX_HAND {
+            return Err(format!("hand size {}: at most {MAX_HAND}", self.hand_size));
+        }
+        if !(2..=MAX_CARD).contains(&self.top) {
+            return Err(format!("top card {}: 2 to {MAX_CARD}", self.top));
+        }
+        if root.played as usize > self.hand_size {
+            return Err(format!("{} cards played this turn from a hand of {}", root.played, self.hand_size));
+        }
+        if root.played == 0 && (root.turn_pile != NO_PILE || root.three || root.stopped) {
+            return Err("a turn with a pile, a three or a stop but no card played".into());
+        }
+        for (p, hand) in hands.iter().enumerate() {
+            let full = self.hand_size - if p == root.mover as usize { root.played as usize } else { 0 };
+            if hand.len() > full {
+                return Err(format!("hand {p} holds {} cards; at most {full}", hand.len()));
+            }
+        }
+        let mut seen = 0u128;
+        for &card in hands.iter().flatten().chain(&self.draw) {
+            if !(2..=MAX_CARD).contains(&card) || seen & bit(card) != 0 {
+                return Err(format!("card {card} is out of range 2..={MAX_CARD} or given twice"));
+            }
+            seen |= bit(card);
+        }
+        if let Some(pile) = root.piles.iter().find(|&&t| t >= 128) {
+            return Err(format!("pile top {pile} is out of range 0..128"));
+        }
+        if beam_widths.contains(&0) {
+            return Err("a beam of width 0".into());
+        }
+        Ok(())
     }
 
     /// The Extreme rules with these (card, instruction) marks.
@@ -847,9 +895,10 @@ pub struct BoundTable {
 }
 
 impl BoundTable {
-    pub fn new(entries: usize) -> Self {
-        let size = entries.max(1024).next_power_of_two();
-        BoundTable { entries: table_memory(size, Entry::default), mask: size - 1, generation: 1 }
+    /// Err where the memory cannot be had.
+    pub fn new(entries: usize) -> Result<Self, String> {
+        let size = table_slots(entries, 1024)?;
+        Ok(BoundTable { entries: table_memory(size, Entry::default)?, mask: size - 1, generation: 1 })
     }
 
     pub fn bytes(&self) -> usize {
@@ -1284,11 +1333,11 @@ const BEAM_NOISE: i32 = 20;
 #[derive(Clone, Copy)]
 struct Turn {
     len: u8,
-    moves: [Move; 12],
+    moves: [Move; MAX_HAND + 1],
 }
 
 impl Turn {
-    const EMPTY: Turn = Turn { len: 0, moves: [END_TURN; 12] };
+    const EMPTY: Turn = Turn { len: 0, moves: [END_TURN; MAX_HAND + 1] };
 
     fn push(&mut self, mv: Move) {
         self.moves[self.len as usize] = mv;
@@ -1659,7 +1708,7 @@ pub fn state(hands: &[Vec<u8>], piles: [u8; PILES], mover: usize, played: u8) ->
     };
     for (p, hand) in hands.iter().enumerate() {
         for &card in hand {
-            if !(2..=120).contains(&card) {
+            if !(2..=MAX_CARD).contains(&card) {
                 return Err(format!("card {card} is out of range"));
             }
             s.hands[p] |= bit(card);
@@ -1706,7 +1755,7 @@ mod tests {
             let beams: Vec<_> = [1, 2, 3]
                 .iter()
                 .map(|&threads| {
-                    let mut table = BoundTable::new(1024);
+                    let mut table = BoundTable::new(1024).unwrap();
                     let mut solver = Solver::new(&rules, &mut table, Budget::default());
                     solver.beam_threads = threads;
                     let beam = solver.beam(&root, 1024, Some(seed));
@@ -1728,7 +1777,7 @@ mod tests {
         let root = state(&[deck[..8].to_vec()], [1, 1, 100, 100], 0, 0).unwrap();
         let rules = Rules::new(deck[8..].to_vec(), 1, 8, false, 100);
         for limit in [1, 10, 1000, 100_000] {
-            let mut table = BoundTable::new(1024);
+            let mut table = BoundTable::new(1024).unwrap();
             let mut solver = Solver::new(&rules, &mut table, Budget { node_limit: limit, ..Budget::default() });
             let answer = solver.solve(&root, rules.beam_widths());
             assert!(answer.nodes <= limit, "{} nodes at a limit of {limit}", answer.nodes);
@@ -1804,7 +1853,7 @@ mod tests {
 
     #[test]
     fn table_keeps_exact_keys_apart() {
-        let mut table = BoundTable::new(1024);
+        let mut table = BoundTable::new(1024).unwrap();
         let a = Key { rem: 1, owners: 0, misc: 7 };
         let b = Key { rem: 1, owners: 1, misc: 7 };
         table.put(a, 3);

@@ -258,7 +258,7 @@ mod tests {
 
     #[test]
     fn seeded_deals_are_decided() {
-        let mut table = LostTable::new(1 << 20);
+        let mut table = LostTable::new(1 << 20).unwrap();
         for seed in 1..20 {
             for starter in 0..2 {
                 let mut game = Twaalven::new(&deal(seed), starter).unwrap().unwrap();

@@ -25,8 +25,8 @@ struct EtalageKernel {
 impl EtalageKernel {
     #[new]
     #[pyo3(signature = (table_entries = 3 << 20))]
-    fn new(table_entries: usize) -> Self {
-        EtalageKernel { table: BoundTable::new(table_entries), searches: Searches::default() }
+    fn new(table_entries: usize) -> PyResult<Self> {
+        Ok(EtalageKernel { table: BoundTable::new(table_entries).map_err(PyValueError::new_err)?, searches: Searches::default() })
     }
 
     /// Bytes held by the table of proven bounds.
@@ -40,6 +40,7 @@ impl EtalageKernel {
     /// distribution; against every other player (`cooperative` false) or helped by all.
     /// With `helpers` (at most `MAX_HELPERS`), that many more threads search the same root on
     /// the same table in other orders (`solve_together`); more may join it later (`help`).
+    /// Under a node limit the search runs alone (`Searches::solve`), so that it counts none past it.
     #[pyo3(signature = (display, hands, leader, trick, picked, focus, cooperative = false, node_limit = 0,
                         time_limit = None, helpers = 0))]
     #[allow(clippy::too_many_arguments)]

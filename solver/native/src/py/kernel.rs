@@ -86,7 +86,7 @@ impl Kernel {
         let game: GameKind = game.parse().map_err(PyValueError::new_err)?;
         match game {
             GameKind::Twaalven | GameKind::Stapelen | GameKind::AllInARow | GameKind::BlackHole => {
-                Ok(Kernel { game, table: LostTable::new(table_entries), layout: Vec::new() })
+                Ok(Kernel { game, table: LostTable::new(table_entries).map_err(PyValueError::new_err)?, layout: Vec::new() })
             }
             GameKind::TheGame | GameKind::SirTommy | GameKind::Etalage | GameKind::QuickAndEasy => Err(not_a_column_game(game)),
         }

@@ -15,12 +15,16 @@ use pyo3::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// The shuffled order of `0..n` for `seed` (SplitMix64, Fisher–Yates from the end).
+/// The shuffled order of `0..n` for `seed` (SplitMix64, Fisher–Yates from the end). An `n`
+/// beyond the `u32` items, or beyond memory, is an error (it was cut to 32 bits, or aborted).
 #[pyfunction]
-fn shuffled(seed: u64, n: usize) -> Vec<u32> {
-    let mut items: Vec<u32> = (0..n as u32).collect();
+fn shuffled(seed: u64, n: usize) -> PyResult<Vec<u32>> {
+    let count = u32::try_from(n).map_err(|_| PyValueError::new_err(format!("cannot shuffle {n} items; at most {}", u32::MAX)))?;
+    let mut items: Vec<u32> = Vec::new();
+    items.try_reserve_exact(n).map_err(|_| PyValueError::new_err(format!("{n} items do not fit in this machine's memory")))?;
+    items.extend(0..count);
     rng::shuffle(&mut items, seed);
-    items
+    Ok(items)
 }
 
 /// The seeded deal of `game` as lists of card ids (see `GameKind::deal`).

@@ -27,8 +27,8 @@ fn quick_and_easy_solve(
     time_limit: Option<f64>,
     table_entries: usize,
 ) -> PyResult<Answer> {
-    let root = State::new(&hands, piles, to_move, played).map_err(PyValueError::new_err)?;
     let rules = Rules { draw, players: hands.len(), per_turn: if pro { 1 } else { 2 } };
+    let root = State::new(&rules, &hands, piles, to_move, played).map_err(PyValueError::new_err)?;
     let budget = super::budget(node_limit, time_limit)?;
     let answer = py.detach(|| Searcher::new(&rules, table_entries, budget).solve(&root));
     if answer.interrupted {

@@ -30,8 +30,8 @@ struct SirTommyKernel {
 impl SirTommyKernel {
     #[new]
     #[pyo3(signature = (table_entries = 1 << 22))]
-    fn new(table_entries: usize) -> Self {
-        SirTommyKernel { table: LostTable::new(table_entries), layout: (Vec::new(), 0, 0) }
+    fn new(table_entries: usize) -> PyResult<Self> {
+        Ok(SirTommyKernel { table: LostTable::new(table_entries).map_err(PyValueError::new_err)?, layout: (Vec::new(), 0, 0) })
     }
 
     #[getter]

@@ -23,8 +23,8 @@ struct TheGameKernel {
 impl TheGameKernel {
     #[new]
     #[pyo3(signature = (table_entries = 1 << 22))]
-    fn new(table_entries: usize) -> Self {
-        TheGameKernel { table: BoundTable::new(table_entries), rules: None }
+    fn new(table_entries: usize) -> PyResult<Self> {
+        Ok(TheGameKernel { table: BoundTable::new(table_entries).map_err(PyValueError::new_err)?, rules: None })
     }
 
     /// Bytes held by the table of proven bounds.
@@ -70,12 +70,13 @@ impl TheGameKernel {
             }
             (root.turn_pile, root.three, root.stopped) = turn;
         }
+        let beam_widths = beam_widths.unwrap_or_else(|| rules.beam_widths().to_vec());
+        rules.check(&hands, &root, &beam_widths).map_err(PyValueError::new_err)?;
         let same = (draw, hands.len(), hand_size, expert, top, marks);
         if self.rules.as_ref() != Some(&same) {
             self.table.clear();
             self.rules = Some(same);
         }
-        let beam_widths = beam_widths.unwrap_or_else(|| rules.beam_widths().to_vec());
         let budget = super::budget(node_limit, time_limit)?;
         let table = &mut self.table;
         let answer = py.detach(|| Solver::new(&rules, table, budget).solve(&root, &beam_widths));

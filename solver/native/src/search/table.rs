@@ -23,8 +23,12 @@ const SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
 /// pages on request (Linux's `madvise` setting), the allocation asks for them before it is first
 /// written: a table probe is one random memory access, and with 2 MiB pages it no longer also
 /// misses the TLB (measured: Etalage's search 1.36 times as fast).
-pub fn table_memory<T>(len: usize, fill: impl FnMut() -> T) -> Vec<T> {
-    let mut slots = Vec::with_capacity(len);
+/// Err, never a panic or an abort, when the memory cannot be had: the size comes from Python.
+pub fn table_memory<T>(len: usize, fill: impl FnMut() -> T) -> Result<Vec<T>, String> {
+    let mut slots = Vec::new();
+    slots.try_reserve_exact(len).map_err(|_| {
+        format!("a table of {len} slots of {} bytes does not fit in this machine's memory", std::mem::size_of::<T>())
+    })?;
     #[cfg(target_os = "linux")]
     {
         extern "C" {
@@ -36,15 +40,23 @@ pub fn table_memory<T>(len: usize, fill: impl FnMut() -> T) -> Vec<T> {
         let end = start + len * std::mem::size_of::<T>();
         let (first, last) = ((start + HUGE_PAGE - 1) & !(HUGE_PAGE - 1), end & !(HUGE_PAGE - 1));
         if first < last {
-            // SAFETY: [first, last) lies inside the allocation `slots` owns (its bounds rounded
-            // inwards to whole huge pages, so the address is page-aligned as madvise requires).
+            // SAFETY: [first, last) lies inside the allocation `slots` owns: the reservation of
+            // `len` slots succeeded, so `len * size_of::<T>()` bytes from `start` are allocated
+            // (and their count did not overflow), and the bounds are rounded inwards to whole
+            // huge pages, so the address is page-aligned as madvise requires.
             // MADV_HUGEPAGE only tells the kernel how to back those pages; it changes neither
             // their contents nor who may use them, and a refusal (an error return) is harmless.
             unsafe { madvise(first as *mut std::ffi::c_void, last - first, MADV_HUGEPAGE) };
         }
     }
     slots.resize_with(len, fill);
-    slots
+    Ok(slots)
+}
+
+/// The slots of a table asked for `entries` (at least `least`): the power of two at or above,
+/// or Err where none fits in a `usize`.
+pub fn table_slots(entries: usize, least: usize) -> Result<usize, String> {
+    entries.max(least).checked_next_power_of_two().ok_or_else(|| format!("a table of {entries} entries is too large"))
 }
 
 /// A position key the table can store: exact (a hit compares the whole key), with the top byte
@@ -139,10 +151,10 @@ pub struct LostTable<K = u64> {
 
 impl<K: TableKey> LostTable<K> {
     /// A table of at least `entries` slots (rounded up to a power of two, minimum 1024).
-    /// Memory is one key a slot.
-    pub fn new(entries: usize) -> Self {
-        let size = entries.max(1024).next_power_of_two();
-        LostTable { slots: table_memory(size, || K::EMPTY), mask: size.min(INITIAL_SLOTS) - 1, generation: 1, stored: 0 }
+    /// Memory is one key a slot. Err where that memory cannot be had.
+    pub fn new(entries: usize) -> Result<Self, String> {
+        let size = table_slots(entries, 1024)?;
+        Ok(LostTable { slots: table_memory(size, || K::EMPTY)?, mask: size.min(INITIAL_SLOTS) - 1, generation: 1, stored: 0 })
     }
 
     /// Doubles the slots in use, moving this generation's entries to their new buckets.
@@ -222,7 +234,7 @@ mod tests {
     }
 
     fn clearing_forgets_entries_across_many_generations<K: TableKey>(key: fn(u64) -> K) {
-        let mut table = LostTable::new(1024);
+        let mut table = LostTable::new(1024).unwrap();
         for round in 0..600u64 {
             assert!(!table.contains(key(round)), "round {round} sees an entry from an earlier one");
             table.insert(key(round));
@@ -233,7 +245,7 @@ mod tests {
     }
 
     fn growing_keeps_every_entry_it_has_room_for<K: TableKey>(key: fn(u64) -> K, least_kept: usize) {
-        let mut table = LostTable::new(1 << 20);
+        let mut table = LostTable::new(1 << 20).unwrap();
         let keys: Vec<K> = (0..100_000u64).map(|i| key(i * 7919 + 3)).collect();
         for &k in &keys {
             table.insert(k);
