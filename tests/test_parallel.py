@@ -86,16 +86,16 @@ def test_a_late_helper_joins_a_search_under_way_and_its_nodes_count_in_the_answe
     assert kernel.help(1.0) == 0  # nothing under way
     p = e.deal(3, players=5)
     answers, helped = [], 0
-    limit = 2_000_000  # the search's own nodes: some seconds, far from a whole 5-player deal's
+    # two seconds, far from a whole 5-player deal's (a search under a node limit runs alone)
     search = threading.Thread(target=lambda: answers.append(
-        kernel.solve(list(p.display), [list(h) for h in p.hands], 0, [], 0, 0, False, limit, 60.0)))
+        kernel.solve(list(p.display), [list(h) for h in p.hands], 0, [], 0, 0, False, 0, 2.0)))
     search.start()
     while not helped and search.is_alive():
         helped = kernel.help(60.0)  # returns when the search does
     search.join()
     lower, upper, line, nodes, seconds = answers[0]
     assert helped > 0 and 0 <= lower <= upper
-    assert limit <= nodes - helped <= limit + 100  # its own nodes, then the helper's
+    assert nodes > helped  # its own nodes, then the helper's
     assert kernel.help(1.0) == 0
 
 
