@@ -10,6 +10,10 @@ use std::cell::Cell;
 /// Entries in the cache of rank-walk answers (512 KiB).
 const WALK_CACHE_SLOTS: usize = 1 << 16;
 
+/// Mirrored roots a table tells apart (see `OneFoundation::mirrored`): their number takes the
+/// key's bits 45 to 55, above the heights (under 2^38) and the tag of the top (bits 40 to 43).
+pub const MIRROR_ROOTS: u64 = 1 << 11;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
     pub column: u8,
@@ -83,14 +87,22 @@ impl<const C: usize, const D: usize> OneFoundation<C, D> {
     /// wins played backwards: a win plays each column top to bottom, one rank apart at every
     /// step, starting next to `top`; reversed, the same cards go bottom to top, one rank apart,
     /// ending next to `top`. So it is won exactly when the position is, by the reversed line.
-    pub fn mirrored(columns: &[Vec<u8>], top: u8) -> Result<Self, String> {
+    ///
+    /// A mirror's key reads its heights from its root's columns' tops, so equal heights of two
+    /// roots of one layout (a top card taken from one column or from another) hold different
+    /// cards: `root` (below `MIRROR_ROOTS`) numbers the roots that share a table, and is part
+    /// of every key, so that their positions never meet in it.
+    pub fn mirrored(columns: &[Vec<u8>], top: u8, root: u64) -> Result<Self, String> {
         let upside_down: Vec<Vec<u8>> = columns.iter().map(|c| c.iter().rev().copied().collect()).collect();
         let mut mirror = Self::new(&upside_down, 0)?;
         if top > 13 {
             return Err(format!("foundation top {top} is not a rank 0..13"));
         }
+        if root >= MIRROR_ROOTS {
+            return Err(format!("mirror root {root} is not below {MIRROR_ROOTS}"));
+        }
         mirror.end_next_to = top;
-        mirror.key_tag = (1 + top as u64) << 40;
+        mirror.key_tag = root << 45 | (1 + top as u64) << 40;
         Ok(mirror)
     }
 }
@@ -255,7 +267,7 @@ mod tests {
     /// backwards is a win of the position. Returns whether the position is won.
     fn check_mirror<const C: usize, const D: usize>(columns: &[Vec<u8>], top: u8) -> bool {
         let mut position = OneFoundation::<C, D>::new(columns, top).unwrap();
-        let mut mirror = OneFoundation::<C, D>::mirrored(columns, top).unwrap();
+        let mut mirror = OneFoundation::<C, D>::mirrored(columns, top, 0).unwrap();
         let forward = solve(&mut position, &mut LostTable::new(1 << 16).unwrap(), Budget::default());
         let backward = solve(&mut mirror, &mut LostTable::new(1 << 16).unwrap(), Budget::default());
         assert_eq!(forward.outcome, backward.outcome, "{columns:?} from {top}");
@@ -267,6 +279,37 @@ mod tests {
         }
         assert_eq!(position.is_won(), forward.outcome == Outcome::Won, "{columns:?} from {top}");
         position.is_won()
+    }
+
+    /// Two roots of one layout (its columns with another top card taken) whose foundations
+    /// show the same rank: their mirrors' positions of equal heights hold different cards.
+    /// Searched one after the other on one table, as `analyse` does, the second must answer as
+    /// it does on a table of its own.
+    #[test]
+    fn mirrors_of_sibling_roots_share_a_table_without_mixing_their_positions() {
+        let (mut compared, mut lost) = (0, 0);
+        for seed in 1..=120u64 {
+            let layout = all_in_a_row_deal(seed);
+            let tops: Vec<(usize, u8)> = (0..13).map(|c| (c, rank(*layout[c].last().unwrap()))).collect();
+            let Some((&(a, top), &(b, _))) = tops.iter().flat_map(|x| tops.iter().map(move |y| (x, y)))
+                .find(|(x, y)| x.0 < y.0 && x.1 == y.1) else { continue };
+            let root = |column: usize| -> Vec<Vec<u8>> {
+                let mut columns = layout.clone();
+                columns[column].pop();
+                columns
+            };
+            let mut table = LostTable::new(1 << 16).unwrap();
+            let mut first = AllInARow::mirrored(&root(a), top, 1).unwrap();
+            solve(&mut first, &mut table, Budget::default());
+            let mut second = AllInARow::mirrored(&root(b), top, 2).unwrap();
+            let shared = solve(&mut second, &mut table, Budget::default()).outcome;
+            let mut alone = AllInARow::mirrored(&root(b), top, 2).unwrap();
+            let fresh = solve(&mut alone, &mut LostTable::new(1 << 16).unwrap(), Budget::default()).outcome;
+            assert_eq!(shared, fresh, "seed {seed}: columns {a} and {b} from rank {top}");
+            compared += 1;
+            lost += (fresh == Outcome::Lost) as usize;
+        }
+        assert!(compared > 100 && lost > 10 && lost < compared, "{compared} pairs, {lost} lost");
     }
 
     #[test]

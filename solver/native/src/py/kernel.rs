@@ -76,6 +76,10 @@ struct Kernel {
     table: LostTable,
     /// The columns the table's keys refer to: every later root must be a prefix of them.
     layout: Vec<Vec<u8>>,
+    /// The last root searched (its columns and tops), and its number among the mirrored roots
+    /// that share the table (see `one_foundation::OneFoundation::mirrored`).
+    root: (Vec<Vec<u8>>, Vec<u8>),
+    mirror_root: u64,
 }
 
 #[pymethods]
@@ -86,7 +90,13 @@ impl Kernel {
         let game: GameKind = game.parse().map_err(PyValueError::new_err)?;
         match game {
             GameKind::Twaalven | GameKind::Stapelen | GameKind::AllInARow | GameKind::BlackHole => {
-                Ok(Kernel { game, table: LostTable::new(table_entries).map_err(PyValueError::new_err)?, layout: Vec::new() })
+                Ok(Kernel {
+                    game,
+                    table: LostTable::new(table_entries).map_err(PyValueError::new_err)?,
+                    layout: Vec::new(),
+                    root: (Vec::new(), Vec::new()),
+                    mirror_root: 0,
+                })
             }
             GameKind::TheGame | GameKind::SirTommy | GameKind::Etalage | GameKind::QuickAndEasy => Err(not_a_column_game(game)),
         }
@@ -120,7 +130,16 @@ impl Kernel {
         if !same_layout {
             self.table.clear();
             self.layout = columns.clone();
+            self.mirror_root = 0;
+        } else if (&columns, &tops) != (&self.root.0, &self.root.1) {
+            // another root of the layout: its mirror's positions get keys of their own
+            self.mirror_root += 1;
+            if self.mirror_root == one_foundation::MIRROR_ROOTS {
+                self.table.clear();
+                self.mirror_root = 0;
+            }
         }
+        self.root = (columns.clone(), tops.clone());
         let budget = super::budget(node_limit, time_limit)?;
         let table = &mut self.table;
         let top = |i: usize| tops.get(i).copied().unwrap_or(0);
@@ -136,7 +155,7 @@ impl Kernel {
             }
             GameKind::AllInARow => {
                 let position = one_foundation::AllInARow::new(&columns, top(0)).map_err(PyValueError::new_err)?;
-                let mirror = one_foundation::AllInARow::mirrored(&columns, top(0)).map_err(PyValueError::new_err)?;
+                let mirror = one_foundation::AllInARow::mirrored(&columns, top(0), self.mirror_root).map_err(PyValueError::new_err)?;
                 run_either(py, &mut [position, mirror], table, budget)?
             }
             // Black Hole's mirror must end next to the ace: on seeds 1-1000 that made it no faster.
