@@ -104,6 +104,8 @@ class MoveValue(MoveVerdict):
         text = f"{str(self.move):28} {self.WORDS[self.verdict]:13}"
         if self.value is not None:
             text += " guaranteed " + (str(self.value) if self.value == self.bound else f"{self.value}..{self.bound}")
+        else:  # a forced move along a record: no value, so no gap where it would stand
+            text = text.rstrip()
         return text + (f"  ({self.reason})" if self.reason else "")
 
 
