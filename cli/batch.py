@@ -79,12 +79,12 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     interrupted or crashed survey without redoing or duplicating a deal; with
     --retry-unknown the deals stored as 'unknown' are solved again (with the budget given
     now) and their rows replaced where the new solve proves no less (a verdict, or no
-    proven interval wider), keeping a stored line better than the new one's. A game's variant options (--players 3, --rows 6, ...)
-    survey that variant, stored beside the others; so do its solve options
-    (--guarantees-only, --maximise U), which change what a row holds. Prints the
-    winnable share of the range with its Wilson 95% interval, whose low end counts
-    'unknown' deals (budget exhausted) as unwinnable and whose high end as winnable.
-    --time-limit and --node-limit apply to each deal.
+    proven interval wider), keeping a stored line better than the new one's. A game's
+    variant options (--players 3, --rows 6, ...) survey that variant, stored beside the
+    others; so do its solve options (--guarantees-only, --maximise U), which change what
+    a row holds. Prints the winnable share of the range with its Wilson 95% interval,
+    whose low end counts 'unknown' deals (budget exhausted) as unwinnable and whose high
+    end as winnable. --time-limit and --node-limit apply to each deal.
 
     \b
     Rows (table `deals`, UNIQUE(game, variant, seed)): game, variant ('' for the
