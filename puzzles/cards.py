@@ -29,10 +29,11 @@ def card_name(card: int) -> str:
 
 
 def parse_card(text: str, line: int | None = None) -> int:
-    """A card id from `7H`, `TS`, `10S` or `7♥`; ParseError quoting the text otherwise."""
+    """A card id from `7H`, `TS`, `10S` or `7♥` (or `7♥️`, the emoji form a phone or an emoji
+    picker types: the symbol and U+FE0F); ParseError quoting the text otherwise."""
     token = text.strip().upper()
     for symbol, letter in SUIT_SYMBOLS.items():
-        token = token.replace(symbol, letter)
+        token = token.replace(symbol + "\ufe0f", letter).replace(symbol, letter)
     if token.startswith("10"):
         token = "T" + token[2:]
     if len(token) != 2 or token[0] not in RANKS or token[1] not in SUITS:

@@ -36,6 +36,8 @@ def names(cards) -> list[str]:
         ("K♠", "KS"),
         ("10♦", "TD"),
         ("a♣", "AC"),
+        ("7\u2665\ufe0f", "7H"),  # the emoji form (♥️) that phones and emoji pickers type
+        ("10\u2660\ufe0f", "TS"),
         ("7h", "7H"),
         ("ts", "TS"),
         ("qd", "QD"),
@@ -48,7 +50,7 @@ def test_parse_card_accepts(text, expected):
     assert card_name(parse_card(text)) == expected
 
 
-@pytest.mark.parametrize("text", ["1X", "ZZ", "", "7", "7HH", "11S", "0S", "1S", "7X", "H7", "10", "S", "♥7"])
+@pytest.mark.parametrize("text", ["1X", "ZZ", "", "7", "7HH", "11S", "0S", "1S", "7X", "H7", "10", "S", "♥7", "7\ufe0f"])
 def test_parse_card_rejects_with_the_text_quoted(text):
     with pytest.raises(ParseError) as info:
         parse_card(text)
