@@ -268,7 +268,7 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
     """A deal or position: The Game's text with `card!instruction` tokens, and mid-turn a
     `this-turn:` line naming the piles the turn's cards went on and `three` / `stop` if played."""
     marks: dict[int, tuple[str, int]] = {}
-    turn, lines = None, []
+    turn, lines, named = None, [], {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0]
         match = _TURN.match(line)
@@ -278,6 +278,10 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
             turn, line = (match.group(1), number), ""
         elif _MARKED_LINES.match(line):
             name, _, value = line.partition(":")
+            key = " ".join(name.lower().split())
+            if key in named:  # as The Game says it, before its marks read as a card marked twice
+                raise ParseError(f"a second {quoted(key)} line (first on line {named[key]})", number)
+            named[key] = number
             tokens = []
             for token in value.split():
                 mark = _MARK.match(token)
