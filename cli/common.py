@@ -31,7 +31,7 @@ Exit codes:
   1    an internal error (a bug in winnable: please report it)
   2    bad input or usage: a malformed deal or position, an unknown game, a missing file,
        an option out of range
-  130  interrupted (Ctrl-C)"""
+  130  interrupted (Ctrl-C, or kill: SIGTERM)"""
 
 INPUT_HELP = "\b\nA deal or position comes from FILE ('-' reads standard input) or from --seed N.\n" + "\n".join(
     entry.formats for entry in GAMES.values()

@@ -6,14 +6,23 @@ other, not as a traceback."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 INTERRUPTED = 130
 
 
+def terminated(signum, frame):
+    raise KeyboardInterrupt
+
+
 def run():
     """The console script: click's handling, but Ctrl-C, from the first import on, exits 130
-    with one line and no traceback."""
+    with one line and no traceback. `kill` (SIGTERM) is taken as Ctrl-C, so that a survey
+    stores the deals it has and stops its workers (killed outright, they went on solving, then
+    printed tracebacks)."""
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, terminated)
     try:
         code = run_command()
     except KeyboardInterrupt:

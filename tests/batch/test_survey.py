@@ -574,3 +574,23 @@ def test_help_keeps_within_96_columns(command):
 def test_rows_are_named_tuples_in_column_order():
     assert Row._fields == ("game", "variant", "seed", "verdict", "starters", "score", "nodes", "seconds",
                            "method", "solution", "players", "score_bound")
+
+
+def test_kill_stores_what_is_done_and_stops_the_workers_at_once(tmp_path):
+    # `kill PID` (SIGTERM) used to end the survey alone: its workers went on solving their
+    # deals (up to the time limit) and then printed BrokenPipeError tracebacks to the terminal.
+    db = tmp_path / "r.sqlite"
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from cli.main import run; run()", "survey", "twaalven", "--seeds", KILL_RANGE,
+         "--db", str(db), "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    wait_for_rows(db, process, at_least=random.randint(1, KILL_AFTER_AT_MOST))
+    process.terminate()  # to the survey alone, as `kill PID` sends it
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130, err
+    assert "rerun to resume" in err and "Traceback" not in err
+    assert not live_group_members(process.pid), "workers outlived the survey"
+    rows = check_consistent(db)
+    assert 0 < rows < KILL_DEALS
+    assert f"{rows} of {KILL_DEALS} deals of the range are stored" in err
