@@ -13,6 +13,7 @@ INTERRUPTED = 130
 
 
 def terminated(signum, frame):
+    """SIGTERM's handler: the command stops as on Ctrl-C (see `run`)."""
     raise KeyboardInterrupt
 
 

@@ -505,11 +505,12 @@ def solve_chunk(task: tuple) -> list[Row]:
 
 def _worker_start() -> None:
     """Pool worker set-up: Ctrl-C is the parent's to handle (it stores what it has, then stops
-    the pool). Should the parent die, a worker's next read or write on its pipes fails and it ends.
-    The pool has a process per core already, so each runs its searches one at a time. A forked
-    worker drops the kernels it inherited: a kernel solving again the deal it solved last reuses
-    that search's table, so the parent's last deal would get another row than from a fresh process. SIGTERM, which the
-command line takes as Ctrl-C (cli.main) and a forked worker inherits, is put back to ending it."""
+    the pool). Should the parent die, a worker's next read or write on its pipes fails and it
+    ends. SIGTERM, which the command line takes as Ctrl-C (cli.main) and a forked worker
+    inherits, is put back to ending it. The pool has a process per core already, so each runs
+    its searches one at a time. A forked worker drops the kernels it inherited: a kernel solving
+    again the deal it solved last reuses that search's table, so the parent's last deal would
+    get another row than from a fresh process."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # Pool.terminate's signal ends a worker at once
     parallel.search_threads = 1
