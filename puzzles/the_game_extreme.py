@@ -27,7 +27,7 @@ from . import the_game as base
 from .cards import SplitMix64, shuffle_with
 from .errors import IllegalPositionError, ParseError, quoted
 from .lines import replay  # noqa: F401  (part of each game's rules)
-from .text import amount, parse_number
+from .text import amount, named_lines, parse_number
 from .the_game import MAX_PLAYERS, PILES, EndTurn, Play, accepts, is_backwards, parse_move  # noqa: F401
 
 NAME = "the-game-extreme"
@@ -262,26 +262,23 @@ def check_position(position: Position) -> None:
 _MARK = re.compile(r"^([0-9]+)!(.*)$")
 _MARKED_LINES = re.compile(r"^\s*(hand\s+\d+|draw|piles)\s*:", re.IGNORECASE)
 _TURN = re.compile(r"^\s*this-turn\s*:(.*)$", re.IGNORECASE)
+#: The lines of a position: The Game's and the turn's state.
+USAGE = {**base.FIELD_USAGE, "this-turn": "this-turn: up1"}
 
 
 def parse(text: str, players: int | None = None, expert: bool = False, smaller_hand: bool = False) -> Position:
     """A deal or position: The Game's text with `card!instruction` tokens, and mid-turn a
     `this-turn:` line naming the piles the turn's cards went on and `three` / `stop` if played."""
+    named_lines(text, USAGE)  # a line given twice is named so, before its marks read as cards marked twice
     marks: dict[int, tuple[str, int]] = {}
-    turn, lines, named = None, [], {}
+    turn, lines = None, []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0]
         match = _TURN.match(line)
         if match:
-            if turn is not None:
-                raise ParseError(f"a second 'this-turn:' line (first on line {turn[1]})", number)
             turn, line = (match.group(1), number), ""
         elif _MARKED_LINES.match(line):
             name, _, value = line.partition(":")
-            key = " ".join(name.lower().split())
-            if key in named:  # as The Game says it, before its marks read as a card marked twice
-                raise ParseError(f"a second {quoted(key)} line (first on line {named[key]})", number)
-            named[key] = number
             tokens = []
             for token in value.split():
                 mark = _MARK.match(token)
@@ -307,8 +304,7 @@ def parse(text: str, players: int | None = None, expert: bool = False, smaller_h
         three, stopped = "three" in words, "stop" in words
     make = partial(Position, marks=tuple(sorted((c, k) for c, (k, _) in marks.items())),
                    turn_pile=turn_pile, three=three, stopped=stopped)
-    position = base.parse("\n".join(lines), players, expert, smaller_hand, make=make,
-                          usage={**base.FIELD_USAGE, "this-turn": "this-turn: up1"})
+    position = base.parse("\n".join(lines), players, expert, smaller_hand, make=make, usage=USAGE)
     check_position(position)
     return position
 

@@ -160,6 +160,8 @@ def test_exhaustive_search_wins_loses_by_skull_and_leaves_cards():
     # a line given twice is named so, as in The Game, not as its marked cards marked twice
     ("hand 1: 2!stop 3\ndraw: 4\nHand 1: 2!stop 3\ncards: 2-4\nhand-size: 2", ParseError,
      "^line 3: a second 'hand 1' line \\(first on line 1\\)$"),
+    ("hand 1: 2 3\ndraw: -\nthis-turn: up1\nthis-turn: up2\ncards: 2-3", ParseError,
+     "^line 4: a second 'this-turn' line \\(first on line 3\\)$"),
     ("hand 1: 2!skull 3!skull 4!skull 5!skull 6!skull\ndraw: -\ncards: 2-6\nhand-size: 5", IllegalPositionError, "5 cards carry skull"),
     ("hand 1: 2 3\ndraw: -\ncards: 2-3\nhand-size: 2", IllegalPositionError, "shows 0 instructions; a deck 2..3 has 2"),
     # the lines an unknown one is told to be include Extreme's own (it named The Game's alone)
