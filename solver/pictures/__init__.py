@@ -14,6 +14,7 @@ import html
 import re
 from dataclasses import dataclass, field
 
+from puzzles.cards import card_name
 from puzzles.text import amount
 
 CARD_W, CARD_H = 46, 64
@@ -103,6 +104,12 @@ def who_moves(to_move: int | None, players: int, played: int = 0) -> str:
 
 def place(face: Face | None, caption: str = "") -> Place:
     return Place(face, caption)
+
+
+def pile_top(pile: tuple[int, ...]) -> Place:
+    """A pile of standard cards (a foundation) as its top card captioned with its count, or an
+    empty place."""
+    return place(standard_face(card_name(pile[-1])), amount(len(pile), "card")) if pile else place(None, "empty")
 
 
 @dataclass

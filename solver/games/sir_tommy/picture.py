@@ -7,7 +7,7 @@ from puzzles.cards import card_name
 from puzzles.sir_tommy import PLAYERS, Position
 from puzzles.text import amount
 
-from ...pictures import Picture, place, standard_face
+from ...pictures import Picture, pile_top, place, standard_face
 
 
 def picture(position: Position) -> Picture:
@@ -15,7 +15,5 @@ def picture(position: Position) -> Picture:
     drawn.row("drawn", [place(standard_face(card_name(c))) for c in position.hand] or [place(None, "none")])
     drawn.columns("rows", [[place(standard_face(card_name(c))) for c in row] for row in position.rows])
     for player in PLAYERS:
-        drawn.row(f"{player}'s foundations", [
-            place(standard_face(card_name(pile[-1])), amount(len(pile), "card")) if pile else place(None, "empty")
-            for pile in position.foundations_of(player)])
+        drawn.row(f"{player}'s foundations", [pile_top(pile) for pile in position.foundations_of(player)])
     return drawn.note(f"stock: {amount(len(position.stock), 'card')}" + (f", next {card_name(position.stock[0])}" if position.stock else ""))

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from puzzles.cards import card_name
 from puzzles.stapelen import PLAYERS, Position, is_fresh
-from puzzles.text import amount
 
-from ...pictures import Picture, place, standard_face
+from ...pictures import Picture, pile_top, place, standard_face
 
 
 def picture(position: Position) -> Picture:
@@ -15,8 +14,5 @@ def picture(position: Position) -> Picture:
     drawn = Picture(f"Stapelen: {mover}")
     drawn.columns("columns", [[place(standard_face(card_name(c))) for c in column] for column in position.columns])
     for player in PLAYERS:
-        piles = position.foundations_of(player)
-        drawn.row(f"{player}'s foundations", [
-            place(standard_face(card_name(pile[-1])), amount(len(pile), "card")) if pile else place(None, "empty")
-            for pile in piles])
+        drawn.row(f"{player}'s foundations", [pile_top(pile) for pile in position.foundations_of(player)])
     return drawn
