@@ -11,6 +11,7 @@ functions they run are plain top-level functions (spawn-safe).
 
 from __future__ import annotations
 
+import ctypes
 import json
 import math
 import multiprocessing
@@ -36,6 +37,8 @@ from ..result import PLAYER_KEYS, UNKNOWN, UNWINNABLE, WINNABLE, Budget
 MAX_SEED = 2**63 - 1
 #: 2 added the column `players`, 3 `score_bound`; an older database gets them when a survey opens it.
 SCHEMA_VERSION = 3
+#: prctl's option asking for a signal when the parent dies (linux/prctl.h).
+PR_SET_PDEATHSIG = 1
 COMMIT_EVERY = 0.25  # seconds between transactions while results stream in
 CHUNK = 64  # deals per task handed to a worker, at most
 #: A task's rows reach the store only when the whole task ends (Ctrl-C, a crash or kill -9 loses
@@ -503,21 +506,36 @@ def solve_chunk(task: tuple) -> list[Row]:
                 for seed in seeds]
 
 
-def _worker_start() -> None:
+def _worker_start(parent: int) -> None:
     """Pool worker set-up: Ctrl-C is the parent's to handle (it stores what it has, then stops
-    the pool). Should the parent die, a worker's next read or write on its pipes fails and it
-    ends. SIGTERM, which the command line takes as Ctrl-C (cli.main) and a forked worker
-    inherits, is put back to ending it. The pool has a process per core already, so each runs
-    its searches one at a time. A forked worker drops the kernels it inherited: a kernel solving
-    again the deal it solved last reuses that search's table, so the parent's last deal would
-    get another row than from a fresh process."""
+    the pool). Should the parent (process `parent`) die, even by kill -9, the worker is ended at
+    once (`_end_with_parent`), not at the end of its deal, which may be hours away. SIGTERM,
+    which the command line takes as Ctrl-C (cli.main) and a forked worker inherits, is put back
+    to ending it. The pool has a process per core already, so each runs its searches one at a
+    time. A forked worker drops the kernels it inherited: a kernel solving again the deal it
+    solved last reuses that search's table, so the parent's last deal would get another row than
+    from a fresh process."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # Pool.terminate's signal ends a worker at once
+    _end_with_parent(parent)
     parallel.search_threads = 1
     from ..registry import GAMES
 
     for entry in GAMES.values():
         entry.engine.forget_kernel()
+
+
+def _end_with_parent(parent: int) -> None:
+    """Has Linux kill this process when its parent dies (prctl PR_SET_PDEATHSIG); without it, a
+    worker noticed its parent's death only at its next write, once its deal was done. The worker
+    holds nothing to save: rows are stored by the parent. Elsewhere it does nothing."""
+    try:
+        libc = ctypes.CDLL(None)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux
+        return
+    if os.getppid() != parent:  # the parent died before the request was made
+        os._exit(1)
 
 
 Mapper = Callable[..., Iterator]
@@ -537,7 +555,7 @@ def workers(jobs: int, cluster: str | None = None) -> Iterator[Mapper]:
         yield lambda function, tasks, ordered=False: map(function, tasks)
     else:
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        pool = multiprocessing.get_context(method).Pool(jobs, initializer=_worker_start)
+        pool = multiprocessing.get_context(method).Pool(jobs, initializer=_worker_start, initargs=(os.getpid(),))
         try:
             yield lambda function, tasks, ordered=False: _as_they_end(pool, function, tasks, WINDOW * jobs, ordered)
         finally:

@@ -408,6 +408,33 @@ def test_kill_9_at_a_random_moment_then_resume_loses_and_duplicates_nothing(tmp_
     assert stored(db) == clean
 
 
+def test_workers_end_with_a_killed_survey_in_the_middle_of_a_long_deal(tmp_path):
+    # A worker used to notice its parent's kill -9 only when it wrote its deal's row: with a
+    # whole Etalage deal (or a time limit of hours) it went on searching, a core and its table
+    # held, long after the survey was gone.
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from cli.main import run; run()", "survey", "etalage", "--players", "3",
+         "--guarantees-only", "--seeds", "1-2", "--time-limit", "120", "--db", str(tmp_path / "e.sqlite"),
+         "--jobs", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,  # no pipe to wait on
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while len(live_group_members(process.pid)) < 3:  # the survey and both its workers
+            assert time.monotonic() < deadline and process.poll() is None, "the workers did not start"
+            time.sleep(0.1)
+        time.sleep(1.0)  # into their deals' searches
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + 5
+        while live_group_members(process.pid):
+            assert time.monotonic() < deadline, "workers outlived the killed survey by their deal"
+            time.sleep(0.1)
+    finally:
+        for worker in live_group_members(process.pid):  # a failure leaves none searching on
+            os.kill(worker, signal.SIGKILL)
+
+
 def test_ctrl_c_exits_130_with_the_database_consistent(tmp_path, clean):
     db = tmp_path / "r.sqlite"
     process = start_survey(db)
