@@ -194,3 +194,35 @@ def test_helpers_under_a_node_limit_count_no_node_past_it():
         lower, upper, line, nodes, _ = EtalageKernel(1 << 16).solve(
             display, hands, 0, [], 0, 0, node_limit=20_000, time_limit=SAFETY_SECONDS, helpers=helpers)
         assert nodes == 20_000 and lower < upper and not line
+
+
+def test_a_small_table_shared_by_stopped_and_resumed_searches_keeps_every_value():
+    """One kernel with a tiny table (its entries replaced all the time) serves positions of 3 to
+    6 players in turn, late in larger decks (where need keys, the trick floor's places and the
+    cleared display cut) and early in small ones; every player's guarantee and cooperative best,
+    each first stopped by a node limit (its bounds must hold) and then searched again on the same
+    table to the reference value. What a stopped search, another player's or kind's search, or
+    another deal left in the table or in the places memory must never count as a proof."""
+    kernel = EtalageKernel(1 << 9)
+    rng = random.Random(11)
+    cases = [(3, 10, 3), (4, 10, 2), (5, 10, 2), (6, 10, 1), (3, 4, 3), (4, 3, 2), (3, 6, 3)]
+    stopped = 0
+    for players, values, hand in cases + cases[:3]:
+        position = e.deal(rng.randrange(2**32), players=players, values=values)
+        while max(map(len, position.hands)) > hand or rng.random() < 0.4:
+            position = position.apply(rng.choice(position.legal_moves()))
+        reference = [e.values(position, focus + 1) for focus in range(players)]
+        searches = [(focus, cooperative) for focus in range(players) for cooperative in (False, True)]
+        rng.shuffle(searches)
+        p = position
+        for focus, cooperative in searches:
+            expected = reference[focus][cooperative] - position.scores[focus]
+            for node_limit in (rng.choice([5, 20, 100, 400]), 0):
+                lower, upper, line, _, _ = kernel.solve(
+                    list(p.display), [list(h) for h in p.hands], p.leader - 1, list(p.trick), p.picked, focus,
+                    cooperative, node_limit=node_limit, time_limit=SAFETY_SECONDS)
+                assert lower <= expected <= upper, (focus, cooperative, node_limit, e.format_position(position))
+                stopped += lower < upper
+            end = e.replay(position, [e.Pick(code - 100) if code >= 100 else e.Play(code) for code in line])
+            assert lower == upper and end.final_score(focus + 1) - position.scores[focus] == expected
+    assert stopped >= 20, f"only {stopped} searches stopped with open bounds: the limits test too little"
