@@ -146,6 +146,34 @@ def test_seeded_deals_are_winnable_with_a_replayed_line(seed):
     assert sum(result.details["held"].values()) == 52
 
 
+def test_twin_stocks_searched_in_turn_on_one_kernel_answer_as_alone():
+    """The kernel's keys read the stock only as how many cards it holds (what it holds is the
+    root's stock's tail), so the table must be cleared before a root whose stock is not a tail
+    of the first's. Two deals that differ only in the order of two stock cards have equal keys
+    at their starts and on every line that has not yet drawn those cards; searched one after the
+    other on one kernel, each must answer as the reference search does (a kernel that kept its
+    table for every root answered won twins from their lost twins' entries here)."""
+    kernel = SirTommyKernel(1 << 12)
+    rng = random.Random(1)
+    differ = 0
+    for _ in range(30):
+        deck = reduced_deck(7, 1, rng)
+        i, j = rng.sample(range(3, len(deck)), 2)
+        twin = list(deck)
+        twin[i], twin[j] = twin[j], twin[i]
+        verdicts = []
+        for cards in (deck, twin):
+            start = st.start(cards, 1)
+            expected = WINNABLE if st.reference_solve(start) is not None else UNWINNABLE
+            verdict, line, _, _ = kernel.solve(list(start.stock), list(start.hand), [[]], [0] * 4, [0] * 4, 0, top_rank=7)
+            assert verdict == expected, (deck, twin, cards)
+            if verdict == WINNABLE:
+                engine.line_from_kernel(start, line)  # replays by the rules, raises unless it wins
+            verdicts.append(verdict)
+        differ += verdicts[0] != verdicts[1]
+    assert differ >= 3, differ
+
+
 def test_a_budget_gives_unknown_and_the_table_is_capped():
     kernel = SirTommyKernel(1 << 12)
     assert kernel.table_bytes == 40 * (1 << 12)
