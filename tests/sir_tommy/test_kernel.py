@@ -188,6 +188,11 @@ def test_the_kernel_refuses_bad_input():
         SirTommyKernel().solve([], [1], [[]] * 9, [0] * 4, [0] * 4, 0)
     with pytest.raises(ValueError, match="above the top rank"):
         SirTommyKernel().solve([12], [], [[]] * 4, [0] * 4, [0] * 4, 0, top_rank=5)
+    # the keys leave the mover out, so a root whose mover is not the last drawer (D after U's
+    # first draw) would share table entries with U's positions of the same stock
+    deal = st.deal(9)
+    with pytest.raises(ValueError, match="mover 1, but after 1 draws of 3 the last drawer is to move"):
+        SirTommyKernel().solve(list(deal.stock), list(deal.hand), [[]] * 4, [0] * 4, [0] * 4, 1)
 
 
 CROWDED = """\

@@ -103,6 +103,18 @@ impl SirTommy {
         Ok(game)
     }
 
+    /// Refuses a mover other than the last drawer while the stock lasts: keys leave the mover out
+    /// (the number drawn says who), so a table shared by the roots of one stock would mix them.
+    pub fn check_mover(&self) -> Result<(), String> {
+        let total: usize = self.per_rank.iter().map(|&n| n as usize).sum();
+        let draws = (total - self.stock_left()).div_ceil(DRAW);
+        if self.end_phase() || (draws > 0 && self.to_move == (draws - 1) % 2) {
+            Ok(())
+        } else {
+            Err(format!("mover {}, but after {draws} draws of {DRAW} the last drawer is to move", self.to_move))
+        }
+    }
+
     fn stock_left(&self) -> usize {
         self.stock.len() - self.drawn
     }

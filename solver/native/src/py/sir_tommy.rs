@@ -59,6 +59,7 @@ impl SirTommyKernel {
         seed: u64,
     ) -> PyResult<(&'static str, Vec<PyMove>, u64, f64)> {
         let mut game = SirTommy::new(&stock, &hand, &rows, [tops_u, tops_d], to_move, top_rank)
+            .and_then(|game| game.check_mover().map(|()| game))
             .map_err(PyValueError::new_err)?;
         let (known, known_rows, known_top) = &self.layout;
         if !(known.ends_with(&stock) && *known_rows == rows.len() && *known_top == top_rank) {
