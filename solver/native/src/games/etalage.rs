@@ -1297,7 +1297,10 @@ impl<'a> Solver<'a> {
     ///
     /// `floor` is the least colour a pick may take in a run of others' picks (see
     /// `State::next_floor`); such a restricted node's value need not be the position's, so
-    /// only nodes without a floor use the table.
+    /// only nodes without a floor use the table. Its bounds and endgame values are the
+    /// unrestricted position's: each lies between the run's first node's value (the others
+    /// could reach that position in any order) and the restricted node's own, so the run's
+    /// first node, the one the table keeps, still gets its own value.
     fn search(&mut self, s: &State, mut alpha: i32, mut beta: i32, depth: usize, floor: usize) -> i32 {
         if s.is_over() || beta <= 0 {
             return 0;
