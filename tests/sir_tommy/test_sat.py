@@ -71,6 +71,18 @@ def test_cp_sat_proves_what_the_kernel_leaves_open():
     assert "no line of play plays" in explanation.reasons[0]
 
 
+def test_a_spent_node_limit_leaves_cp_sat_its_time():
+    """A node limit binds the kernels only (as in every game): CP-SAT still decides the deal, and
+    --maximise still proves its optimum, within the time limit. Both used to stop with the
+    kernel's nodes, as 'unknown'."""
+    result = engine.solve(st.deal(1, rows=1), Budget(time_limit=30, node_limit=1))
+    assert result.verdict == UNWINNABLE and result.stats.method == "dfs+cp-sat" and result.stats.nodes == 1
+    deal = st.deal(2)
+    spent = engine.solve(deal, Budget(time_limit=30)).stats.nodes  # the first win's nodes: all there are
+    best = engine.solve(deal, Budget(time_limit=30, node_limit=spent), maximise="U")
+    assert best.stats.nodes == spent and best.value == 52 and best.optimal
+
+
 def satisfies_the_model(position: st.Position, moves: list) -> bool:
     """Whether the winning line `moves`, fixed in the model as `_add_hint` writes it (each
     card's play time and player, each laid card's row), leaves the model feasible."""

@@ -149,7 +149,7 @@ class SirTommyEngine(Engine):
         Returns (verdict, moves, final position or None, stats)."""
         left = budget.seconds_left()
         verdict, moves, end, stats = self.dfs(position, budget, DFS_SECONDS if left is None else left * DFS_SHARE)
-        if verdict != UNKNOWN or budget.exhausted() or not budget.models_may_run():
+        if verdict != UNKNOWN or not budget.models_may_run():
             return verdict, moves, end, stats
         answer = self.sat.solve(position, budget.seconds_left())
         stats.seconds += answer.seconds
@@ -184,7 +184,7 @@ class SirTommyEngine(Engine):
         held = end.held(player)
         bound = position.held(player) + position.remaining()  # every card not on the other's foundations
         limit, attempt = SAT_FIRST_SECONDS, 0
-        while held < bound and not budget.exhausted() and budget.models_may_run():
+        while held < bound and budget.models_may_run():
             left = budget.seconds_left()
             answer = self.sat.solve(position, limit if left is None else min(limit, left), player, held,
                                hint=moves, seed=attempt)
