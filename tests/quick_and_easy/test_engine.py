@@ -88,6 +88,16 @@ def test_explain_says_a_single_card_fits_neither_pile():
     assert not any("neither card" in reason for reason in reasons)
 
 
+def test_explain_cut_short_before_any_line_claims_no_stuck_hand():
+    """A budget spent before any line ends the game leaves no line: explain said "there player 1
+    holds 4B 10P with piles at up empty, down empty, and neither card fits either pile", where
+    every card fits an empty pile (`explain quick-and-easy --players 1 --seed 5 --node-limit 1`)."""
+    deal = q.deal(5, players=1)
+    explanation = engine.explain(deal, Budget(time_limit=60, node_limit=1))
+    assert explanation.verdict == UNKNOWN
+    assert explanation.reasons == ["no line was found within the budget: the search stopped before any line ended the game"]
+
+
 def test_seeded_deals_are_decided():
     for players in (1, 2, 5):
         for pro in (False, True):

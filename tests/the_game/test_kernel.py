@@ -237,6 +237,15 @@ def test_a_hit_budget_is_unknown_and_keeps_a_replayable_line():
         assert g.replay(result.start, result.solution).cards_left == result.value
 
 
+def test_explain_cut_short_before_any_line_says_no_line_was_found():
+    """With no line ending the game, explain said "the best line found (player 1 starting) ends
+    after 0 turns with 98 cards left" of a deal where no line ends (`explain the-game --seed 5
+    --node-limit 1`)."""
+    reasons_ = engine.explain(g.deal(5), Budget(time_limit=None, node_limit=1)).reasons
+    assert reasons_[0] == "no line was found within the budget: the search stopped before any line ended the game"
+    assert not any("ends after" in reason for reason in reasons_)
+
+
 def slow_kernel(table_entries: int) -> TheGameKernel:
     """A kernel that takes 0.6 s to make, as the real table does on a busy machine."""
     time.sleep(0.6)

@@ -234,3 +234,11 @@ def test_explain_says_the_cards_that_can_never_be_played_bound_the_cards_left():
     assert proven[-1] == cut_short[-1]  # the cards named prove the search's bound in words
     beyond = GAME.engine.optimum_reasons(position, replace(result, value=3, bound=3), Budget())
     assert beyond[-1] == "no line leaves fewer than 3 cards: the exhaustive search proved it"
+
+
+def test_explain_cut_short_before_any_line_says_no_line_was_found():
+    """It said "the best line found (player 1 starting) ends after 0 turns with 98 cards left"
+    where no line ended the game (`explain the-game-extreme --seed 5 --node-limit 1`)."""
+    explained = GAME.engine.explain(x.deal(5), Budget(time_limit=None, node_limit=1)).reasons
+    assert explained[0] == "no line was found within the budget: the search stopped before any line ended the game"
+    assert not any("ends after" in reason for reason in explained)

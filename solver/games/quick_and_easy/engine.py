@@ -179,14 +179,17 @@ class QuickAndEasyEngine(Engine):
                             "(`winnable solve` shows how)"]
         end = rules.replay(result.start, result.solution)
         before = result.start.cards_played
-        facts.append(f"the best line found (player {result.starter} starting) plays "
-                     f"{amount(result.value - before, 'card')} in {amount(len(result.turns), 'turn')}"
-                     + (f", {result.value} in all" if before else ""))
-        if end.remaining and not end.is_won():
-            stuck = "neither card fits either pile" if len(end.hand) > 1 else "it fits neither pile"
-            facts.append(f"there player {end.to_move} holds {' '.join(map(card_name, end.hand))} with piles at "
-                         f"{pile_words(end)}, and {stuck}")
-        facts += [f"at that point {dead_card_reason(end, card)}" for card in rules.dead_cards(end)]
+        if not end.is_over():  # the budget ran out before any line ended the game: no line, no end
+            facts.append("no line was found within the budget: the search stopped before any line ended the game")
+        else:
+            facts.append(f"the best line found (player {result.starter} starting) plays "
+                         f"{amount(result.value - before, 'card')} in {amount(len(result.turns), 'turn')}"
+                         + (f", {result.value} in all" if before else ""))
+            if not end.is_won():
+                stuck = "neither card fits either pile" if len(end.hand) > 1 else "it fits neither pile"
+                facts.append(f"there player {end.to_move} holds {' '.join(map(card_name, end.hand))} with piles at "
+                             f"{pile_words(end)}, and {stuck}")
+            facts += [f"at that point {dead_card_reason(end, card)}" for card in rules.dead_cards(end)]
         if result.bound < ALL:
             facts.append(f"no line plays more than {result.bound} cards: "
                          f"{'the exhaustive search proved it' if result.optimal else 'proven so far'}")

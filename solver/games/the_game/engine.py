@@ -249,8 +249,11 @@ class TheGameEngine(Engine):
             return facts + [f"winnable: player {result.starter} starting, every card can be played "
                             "(`winnable solve` shows how)"]
         end = self.rules.replay(result.start, result.solution)
-        facts.append(f"the best line found (player {result.starter} starting) ends after {amount(len(result.turns), 'turn')} "
-                     f"with {amount(result.value, 'card')} left")
+        if not end.is_over():  # the budget ran out before any line ended the game: no line, no end
+            facts.append("no line was found within the budget: the search stopped before any line ended the game")
+        else:
+            facts.append(f"the best line found (player {result.starter} starting) ends after "
+                         f"{amount(len(result.turns), 'turn')} with {amount(result.value, 'card')} left")
         clogged = self.clogged(end)
         if clogged:
             facts.append(f"there {clogged}")
