@@ -683,7 +683,8 @@ def tasks(game: str, variant: str, todo: Pending, budget: tuple, jobs: int) -> I
     """Chunks of seeds as worker tasks, made as they are needed: small enough to keep every
     worker busy to the end, and to lose little finished work to an interrupt (CHUNK_SECONDS)."""
     time_limit = budget[0]
-    by_time = 1 if time_limit is None or time_limit >= CHUNK_SECONDS else int(CHUNK_SECONDS / time_limit)
+    # At most CHUNK before int(): a time limit of a subnormal float (5e-324) makes the quotient inf.
+    by_time = 1 if time_limit is None or time_limit >= CHUNK_SECONDS else int(min(CHUNK_SECONDS / time_limit, CHUNK))
     size = max(1, min(CHUNK, todo.count // (8 * max(1, jobs)), by_time))
     return ((game, variant, chunk, *budget) for chunk in batches(todo, size))
 
