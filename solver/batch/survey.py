@@ -395,12 +395,19 @@ class Store:
         return [Row(*row) for row in self.db.execute(sql + " ORDER BY game, variant, seed", args)]
 
     def summary(self, game: str, variant: str, seeds: range | None = None) -> Summary:
-        """Verdict counts of the stored deals of a game and variant (within `seeds`, if given)."""
-        sql, args = "SELECT verdict, count(*) FROM deals WHERE game = ? AND variant = ?", [game, variant]
+        """Verdict counts of the stored deals of a game and variant (within `seeds`, if given);
+        StoreError for a verdict that is none of the three (a row edited by hand: counted, it
+        made a deal of no verdict, and a blob's key broke report --json)."""
+        where, args = " FROM deals WHERE game = ? AND variant = ?", [game, variant]
         if seeds is not None:
-            sql, args = sql + " AND seed BETWEEN ? AND ?", [*args, seeds.start, seeds.stop - 1]
+            where, args = where + " AND seed BETWEEN ? AND ?", [*args, seeds.start, seeds.stop - 1]
         verdicts = dict.fromkeys((WINNABLE, UNWINNABLE, UNKNOWN), 0)
-        verdicts.update(self.db.execute(sql + " GROUP BY verdict", args).fetchall())
+        for verdict, count in self.db.execute("SELECT verdict, count(*)" + where + " GROUP BY verdict", args):
+            if verdict not in verdicts:
+                (seed,) = self.db.execute("SELECT min(seed)" + where + " AND verdict IS ?", [*args, verdict]).fetchone()
+                raise StoreError(f"{self.path}: {deal_name(game, variant, seed)} has verdict {verdict!r}, not "
+                                 f"{WINNABLE}, {UNWINNABLE} or {UNKNOWN}")
+            verdicts[verdict] = count
         return Summary(game, variant, sum(verdicts.values()), verdicts)
 
     def groups(self) -> list[tuple[str, str]]:
