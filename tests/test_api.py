@@ -21,6 +21,9 @@ def test_the_api_examples_give_the_answers_they_show(page, least):
     ({"time_limit": -1.5}, "time_limit -1.5"),
     ({"time_limit": float("nan")}, "time_limit nan"),
     ({"node_limit": -1}, "node_limit -1: give a whole number of nodes"),
+    ({"node_limit": 2**64}, "node_limit 18446744073709551616: give a whole number of nodes"),
+    ({"table_mib": "64"}, "table_mib '64': give a whole number of MiB"),
+    ({"table_mib": 1.5}, "table_mib 1.5: give a whole number of MiB"),
 ])
 def test_a_budget_the_command_line_would_refuse_is_bad_input(limits, message):
     """A time limit of 0 or below, or not a number, left every answer unknown without a word:
