@@ -16,7 +16,7 @@ See docs/api.md.
 from __future__ import annotations
 
 from puzzles.cards import MASK64
-from puzzles.errors import WinnableError
+from puzzles.errors import ParseError, WinnableError
 
 from .registry import GAMES, game
 from .result import AnalyseResult, Budget, Explanation, SolveResult
@@ -74,6 +74,8 @@ def deal(name: str, seed: int, **variant):
 def parse(name: str, text: str, **variant):
     """A deal or position of game `name` from its text format."""
     entry = game(name)
+    if not isinstance(text, str):  # bytes or None failed in the parser (a TypeError, an AttributeError)
+        raise ParseError(f"api.parse takes the text of a deal or position (a str), not a {type(text).__qualname__}")
     return entry.rules.parse(text, **checked(entry, variant, "rules"))
 
 

@@ -107,3 +107,22 @@ def test_a_flag_that_is_not_true_or_false_is_refused(value):
     with pytest.raises(WinnableError, match=f"--expert {value!r}: a flag is True or False"):
         api.deal("the-game", 7, expert=value)
     assert api.deal("the-game", 7, expert=True).expert
+
+
+@pytest.mark.parametrize("function, args, error, message", [
+    ("deal", (None, 7), "UnknownGameError", "a game is named by a str (see api.games()), not a NoneType"),
+    ("deal", (["twaalven"], 7), "UnknownGameError", "a game is named by a str (see api.games()), not a list"),
+    ("parse", ("twaalven", b"QH"), "ParseError", "api.parse takes the text of a deal or position (a str), not a bytes"),
+    ("parse", ("the-game", None), "ParseError",
+     "api.parse takes the text of a deal or position (a str), not a NoneType"),
+])
+def test_a_game_name_or_text_of_another_type_is_refused(function, args, error, message):
+    """A game named by None raised a TypeError quoting it, by a list one hashing it; bytes or
+    None given to parse failed in the parser with a TypeError or an AttributeError."""
+    import re
+
+    from puzzles import errors
+    from solver import api
+
+    with pytest.raises(getattr(errors, error), match=re.escape(message)):
+        getattr(api, function)(*args)
