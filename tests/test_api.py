@@ -96,6 +96,14 @@ def test_a_search_refuses_a_position_its_game_cannot_reach():
     deal = api.deal("the-game", 3)
     with pytest.raises(IllegalPositionError):
         api.analyse("the-game", replace(deal, draw=deal.draw[1:]), time_limit=1)  # a card missing
+    # the kernel took these with a plain ValueError or an OverflowError
+    with pytest.raises(IllegalPositionError, match="1 pile; The Game has 4: up1 up2 down1 down2"):
+        api.solve("the-game", replace(deal, piles=(1,)), time_limit=1)
+    extreme = api.deal("the-game-extreme", 3)
+    start = api.GAMES["the-game-extreme"].engine.starts(extreme)[0]
+    turn = start.apply(start.legal_moves()[0])  # a card played: mid-turn
+    with pytest.raises(IllegalPositionError, match="turn pile -1: a pile's index 0 to 3, 4 .mixed. or None"):
+        api.solve("the-game-extreme", replace(turn, turn_pile=-1), time_limit=1)
 
 
 @pytest.mark.parametrize("value", ["no", 0, None])
