@@ -134,3 +134,35 @@ def test_a_game_name_or_text_of_another_type_is_refused(function, args, error, m
 
     with pytest.raises(getattr(errors, error), match=re.escape(message)):
         getattr(api, function)(*args)
+
+
+@pytest.mark.parametrize("game, field, value, message", [
+    ("sir-tommy", "foundations", ((), ()), r"foundations of \[0, 0\] piles; U and D have 4 each"),
+    ("quick-and-easy", "piles", (None, None, None), "3 piles; the game has 2: up down"),
+])
+def test_a_position_edited_out_of_shape_is_refused(game, field, value, message):
+    """A position edited with dataclasses.replace is checked as parse checks it (docs/api.md):
+    these reached the kernel, which raised a plain ValueError or an IndexError."""
+    from dataclasses import replace
+
+    from puzzles.errors import IllegalPositionError
+    from solver import api
+
+    with pytest.raises(IllegalPositionError, match=message):
+        api.solve(game, replace(api.deal(game, 3), **{field: value}), time_limit=1)
+
+
+def test_a_sir_tommy_end_phase_of_no_player_to_move_is_refused():
+    """The end phase (stock and hands empty) has no mover to check against the draws: to_move=''
+    reached the kernel, which raised a plain ValueError."""
+    import random
+    from dataclasses import replace
+
+    from puzzles.errors import IllegalPositionError
+    from solver import api
+
+    position, rng = api.GAMES["sir-tommy"].engine.starts(api.deal("sir-tommy", 1, rows=1))[0], random.Random(1)
+    while not position.end_phase:
+        position = position.apply(rng.choice(position.legal_moves()))
+    with pytest.raises(IllegalPositionError, match="to-move '' is not U or D"):
+        api.solve("sir-tommy", replace(position, to_move=""), time_limit=1)
