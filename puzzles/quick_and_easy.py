@@ -234,6 +234,8 @@ def check_position(position: Position) -> None:
     """Raises IllegalPositionError unless the position can arise in the game (docs/positions.md)."""
     p = position
     _check_players(p.players)
+    if len(p.piles) != len(PILES):  # edited with dataclasses.replace: the kernel raised a plain ValueError
+        raise IllegalPositionError(f"{amount(len(p.piles), 'pile')}; the game has {len(PILES)}: {' '.join(PILES)}")
     seen: set[int] = set()
     for card in [c for hand in p.hands for c in hand] + list(p.draw) + [t for t in p.piles if t is not None]:
         if card not in DECK:

@@ -345,6 +345,12 @@ def check_position(position: Position, stock_line: int | None = None, mover_line
     `mover_line` is False when the text had no to-move line, so that an error about the mover
     says U was taken by default rather than quote a line the user never wrote."""
     check_rows(len(position.rows))
+    # a position edited with dataclasses.replace: the kernel took these with a plain ValueError
+    if position.to_move not in PLAYERS:
+        raise IllegalPositionError(f"to-move {quoted(str(position.to_move))} is not U or D")
+    if len(position.foundations) != len(PLAYERS) or any(len(piles) != FOUNDATIONS for piles in position.foundations):
+        raise IllegalPositionError(f"foundations of {[len(piles) for piles in position.foundations]} piles; "
+                                   f"U and D have {FOUNDATIONS} each")
     cards = all_cards(position)
     duplicates = sorted({c for c in cards if cards.count(c) > 1})
     if duplicates:

@@ -312,6 +312,8 @@ def check_position(position: Position) -> None:
     """Raises IllegalPositionError unless the position can arise in the game."""
     p = position
     _check_players(p.players)
+    if len(p.piles) != len(PILES):  # a position edited with dataclasses.replace; the kernel took it as a plain ValueError
+        raise IllegalPositionError(f"{amount(len(p.piles), 'pile')}; {TITLE} has {len(PILES)}: {' '.join(PILES)}")
     if not 2 <= p.top <= TOP:
         raise IllegalPositionError(f"highest card {p.top}; the deck is 2..N with N from 2 to {TOP}")
     if p.hand_size < p.minimum_while_drawing:

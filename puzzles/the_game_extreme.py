@@ -199,6 +199,8 @@ def check_position(position: Position) -> None:
     marks only on cards in play or on a pile top, and the turn state consistent."""
     p = position
     base.check_position(p)
+    if p.turn_pile not in (None, *range(len(PILES)), MIXED):  # edited with dataclasses.replace: -1 overflowed the kernel
+        raise IllegalPositionError(f"turn pile {p.turn_pile!r}: a pile's index 0 to {len(PILES) - 1}, {MIXED} (mixed) or None")
     counts = {kind: 0 for kind in KINDS}
     shown = set(p.draw).union(*p.hands, p.piles)
     for card, kind in p.marks:

@@ -15,7 +15,8 @@ See docs/api.md.
 
 from __future__ import annotations
 
-from puzzles.errors import WinnableError
+from puzzles.cards import MASK64
+from puzzles.errors import ParseError, WinnableError
 
 from .registry import GAMES, game
 from .result import AnalyseResult, Budget, Explanation, SolveResult
@@ -26,8 +27,12 @@ def budget(time_limit: float | None, node_limit: int, table_mib: int | None) -> 
     a time limit of zero, below it or not a number would only leave every answer unknown."""
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise WinnableError(f"time_limit {time_limit!r}: give a number of seconds above 0, or None for no limit")
-    if not (isinstance(node_limit, int) and node_limit >= 0):
+    if not (isinstance(node_limit, int) and 0 <= node_limit <= MASK64):
+        # above 2**64 - 1 (the command line's most) the kernel raised an OverflowError
         raise WinnableError(f"node_limit {node_limit!r}: give a whole number of nodes, 0 for no limit")
+    if not (table_mib is None or isinstance(table_mib, int) and not isinstance(table_mib, bool)):
+        # '64' or 64.0 failed with a TypeError sizing the table
+        raise WinnableError(f"table_mib {table_mib!r}: give a whole number of MiB, or None for the game's own")
     return Budget(time_limit, node_limit, table_mib=table_mib)
 
 
@@ -69,6 +74,8 @@ def deal(name: str, seed: int, **variant):
 def parse(name: str, text: str, **variant):
     """A deal or position of game `name` from its text format."""
     entry = game(name)
+    if not isinstance(text, str):  # bytes or None failed in the parser (a TypeError, an AttributeError)
+        raise ParseError(f"api.parse takes the text of a deal or position (a str), not a {type(text).__qualname__}")
     return entry.rules.parse(text, **checked(entry, variant, "rules"))
 
 

@@ -30,6 +30,8 @@ GAMES: dict[str, GameEntry] = registry_of([
 
 def game(name: str) -> GameEntry:
     """The registry entry for `name`; UnknownGameError naming the known games otherwise."""
+    if not isinstance(name, str):  # None raised a TypeError quoting it, a list one hashing it
+        raise UnknownGameError(f"a game is named by a str (see api.games()), not a {type(name).__qualname__}")
     try:
         return GAMES[name]
     except KeyError:

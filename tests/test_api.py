@@ -21,6 +21,9 @@ def test_the_api_examples_give_the_answers_they_show(page, least):
     ({"time_limit": -1.5}, "time_limit -1.5"),
     ({"time_limit": float("nan")}, "time_limit nan"),
     ({"node_limit": -1}, "node_limit -1: give a whole number of nodes"),
+    ({"node_limit": 2**64}, "node_limit 18446744073709551616: give a whole number of nodes"),
+    ({"table_mib": "64"}, "table_mib '64': give a whole number of MiB"),
+    ({"table_mib": 1.5}, "table_mib 1.5: give a whole number of MiB"),
 ])
 def test_a_budget_the_command_line_would_refuse_is_bad_input(limits, message):
     """A time limit of 0 or below, or not a number, left every answer unknown without a word:
@@ -93,6 +96,14 @@ def test_a_search_refuses_a_position_its_game_cannot_reach():
     deal = api.deal("the-game", 3)
     with pytest.raises(IllegalPositionError):
         api.analyse("the-game", replace(deal, draw=deal.draw[1:]), time_limit=1)  # a card missing
+    # the kernel took these with a plain ValueError or an OverflowError
+    with pytest.raises(IllegalPositionError, match="1 pile; The Game has 4: up1 up2 down1 down2"):
+        api.solve("the-game", replace(deal, piles=(1,)), time_limit=1)
+    extreme = api.deal("the-game-extreme", 3)
+    start = api.GAMES["the-game-extreme"].engine.starts(extreme)[0]
+    turn = start.apply(start.legal_moves()[0])  # a card played: mid-turn
+    with pytest.raises(IllegalPositionError, match="turn pile -1: a pile's index 0 to 3, 4 .mixed. or None"):
+        api.solve("the-game-extreme", replace(turn, turn_pile=-1), time_limit=1)
 
 
 @pytest.mark.parametrize("value", ["no", 0, None])
@@ -104,3 +115,54 @@ def test_a_flag_that_is_not_true_or_false_is_refused(value):
     with pytest.raises(WinnableError, match=f"--expert {value!r}: a flag is True or False"):
         api.deal("the-game", 7, expert=value)
     assert api.deal("the-game", 7, expert=True).expert
+
+
+@pytest.mark.parametrize("function, args, error, message", [
+    ("deal", (None, 7), "UnknownGameError", "a game is named by a str (see api.games()), not a NoneType"),
+    ("deal", (["twaalven"], 7), "UnknownGameError", "a game is named by a str (see api.games()), not a list"),
+    ("parse", ("twaalven", b"QH"), "ParseError", "api.parse takes the text of a deal or position (a str), not a bytes"),
+    ("parse", ("the-game", None), "ParseError",
+     "api.parse takes the text of a deal or position (a str), not a NoneType"),
+])
+def test_a_game_name_or_text_of_another_type_is_refused(function, args, error, message):
+    """A game named by None raised a TypeError quoting it, by a list one hashing it; bytes or
+    None given to parse failed in the parser with a TypeError or an AttributeError."""
+    import re
+
+    from puzzles import errors
+    from solver import api
+
+    with pytest.raises(getattr(errors, error), match=re.escape(message)):
+        getattr(api, function)(*args)
+
+
+@pytest.mark.parametrize("game, field, value, message", [
+    ("sir-tommy", "foundations", ((), ()), r"foundations of \[0, 0\] piles; U and D have 4 each"),
+    ("quick-and-easy", "piles", (None, None, None), "3 piles; the game has 2: up down"),
+])
+def test_a_position_edited_out_of_shape_is_refused(game, field, value, message):
+    """A position edited with dataclasses.replace is checked as parse checks it (docs/api.md):
+    these reached the kernel, which raised a plain ValueError or an IndexError."""
+    from dataclasses import replace
+
+    from puzzles.errors import IllegalPositionError
+    from solver import api
+
+    with pytest.raises(IllegalPositionError, match=message):
+        api.solve(game, replace(api.deal(game, 3), **{field: value}), time_limit=1)
+
+
+def test_a_sir_tommy_end_phase_of_no_player_to_move_is_refused():
+    """The end phase (stock and hands empty) has no mover to check against the draws: to_move=''
+    reached the kernel, which raised a plain ValueError."""
+    import random
+    from dataclasses import replace
+
+    from puzzles.errors import IllegalPositionError
+    from solver import api
+
+    position, rng = api.GAMES["sir-tommy"].engine.starts(api.deal("sir-tommy", 1, rows=1))[0], random.Random(1)
+    while not position.end_phase:
+        position = position.apply(rng.choice(position.legal_moves()))
+    with pytest.raises(IllegalPositionError, match="to-move '' is not U or D"):
+        api.solve("sir-tommy", replace(position, to_move=""), time_limit=1)

@@ -395,12 +395,19 @@ class Store:
         return [Row(*row) for row in self.db.execute(sql + " ORDER BY game, variant, seed", args)]
 
     def summary(self, game: str, variant: str, seeds: range | None = None) -> Summary:
-        """Verdict counts of the stored deals of a game and variant (within `seeds`, if given)."""
-        sql, args = "SELECT verdict, count(*) FROM deals WHERE game = ? AND variant = ?", [game, variant]
+        """Verdict counts of the stored deals of a game and variant (within `seeds`, if given);
+        StoreError for a verdict that is none of the three (a row edited by hand: counted, it
+        made a deal of no verdict, and a blob's key broke report --json)."""
+        where, args = " FROM deals WHERE game = ? AND variant = ?", [game, variant]
         if seeds is not None:
-            sql, args = sql + " AND seed BETWEEN ? AND ?", [*args, seeds.start, seeds.stop - 1]
+            where, args = where + " AND seed BETWEEN ? AND ?", [*args, seeds.start, seeds.stop - 1]
         verdicts = dict.fromkeys((WINNABLE, UNWINNABLE, UNKNOWN), 0)
-        verdicts.update(self.db.execute(sql + " GROUP BY verdict", args).fetchall())
+        for verdict, count in self.db.execute("SELECT verdict, count(*)" + where + " GROUP BY verdict", args):
+            if verdict not in verdicts:
+                (seed,) = self.db.execute("SELECT min(seed)" + where + " AND verdict IS ?", [*args, verdict]).fetchone()
+                raise StoreError(f"{self.path}: {deal_name(game, variant, seed)} has verdict {verdict!r}, not "
+                                 f"{WINNABLE}, {UNWINNABLE} or {UNKNOWN}")
+            verdicts[verdict] = count
         return Summary(game, variant, sum(verdicts.values()), verdicts)
 
     def groups(self) -> list[tuple[str, str]]:
@@ -683,7 +690,8 @@ def tasks(game: str, variant: str, todo: Pending, budget: tuple, jobs: int) -> I
     """Chunks of seeds as worker tasks, made as they are needed: small enough to keep every
     worker busy to the end, and to lose little finished work to an interrupt (CHUNK_SECONDS)."""
     time_limit = budget[0]
-    by_time = 1 if time_limit is None or time_limit >= CHUNK_SECONDS else int(CHUNK_SECONDS / time_limit)
+    # At most CHUNK before int(): a time limit of a subnormal float (5e-324) makes the quotient inf.
+    by_time = 1 if time_limit is None or time_limit >= CHUNK_SECONDS else int(min(CHUNK_SECONDS / time_limit, CHUNK))
     size = max(1, min(CHUNK, todo.count // (8 * max(1, jobs)), by_time))
     return ((game, variant, chunk, *budget) for chunk in batches(todo, size))
 

@@ -142,6 +142,10 @@ PLAYER = '{"player": 1, "guaranteed": 2, "guaranteed_bound": 2, "cooperative_bes
     ("UPDATE deals SET seconds = 'abc' WHERE game = 'twaalven' AND seed = 7", "twaalven seed 7 has seconds 'abc'"),
     ("UPDATE deals SET seconds = x'00' WHERE game = 'other' AND seed = 3",
      "other (players=2) seed 3 has seconds b'\\x00'"),
+    ("UPDATE deals SET verdict = 'won' WHERE game = 'twaalven' AND seed = 7", "twaalven seed 7 has verdict 'won', not "
+     "winnable, unwinnable or unknown"),
+    ("UPDATE deals SET verdict = x'00' WHERE game = 'other' AND seed = 3",
+     "other (players=2) seed 3 has verdict b'\\x00'"),
     ("DROP TABLE deals", "not a results database (no table deals with the columns game, variant, seed, "),
     ("UPDATE deals SET players = '[{' WHERE game = 'twaalven' AND seed = 5", "twaalven seed 5 has players '[{', not a list"),
     ("""UPDATE deals SET players = '[{"player": 1}]' WHERE game = 'twaalven' AND seed = 5""",

@@ -217,8 +217,9 @@ def test_quick_deals_still_go_many_to_a_task(tmp_path):
     with Store(str(tmp_path / "r.sqlite")) as store:
         todo = surveying.pending(store, "twaalven", "", range(1, 10_001))
         sizes = {time_limit: len(next(surveying.tasks("twaalven", "", todo, (time_limit, 0, None), jobs=2))[2])
-                 for time_limit in (None, math.inf, 30.0, 1.0, 0.1, 0.001)}
-    assert sizes == {None: 1, math.inf: 1, 30.0: 1, 1.0: 1, 0.1: 10, 0.001: surveying.CHUNK}
+                 for time_limit in (None, math.inf, 30.0, 1.0, 0.1, 0.001, 5e-324)}
+    # 5e-324 (the least float, which --time-limit takes): CHUNK_SECONDS / it is inf, which int() refused
+    assert sizes == {None: 1, math.inf: 1, 30.0: 1, 1.0: 1, 0.1: 10, 0.001: surveying.CHUNK, 5e-324: surveying.CHUNK}
 
 
 def test_a_resumed_range_is_read_a_window_at_a_time_and_skips_exactly_the_stored_seeds(tmp_path, monkeypatch):
