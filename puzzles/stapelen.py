@@ -147,6 +147,8 @@ def check_position(position: Position, lines_given: tuple[str, ...] = PLAYERS) -
             raise IllegalPositionError(f"column {c + 1} holds {len(column)} cards; at most {DEPTH}")
     if position.to_move not in PLAYERS:
         raise IllegalPositionError(f"to-move {quoted(position.to_move)} is not A or B")
+    if len(position.foundations) != len(PLAYERS):  # edited with dataclasses.replace: foundations_of failed
+        raise IllegalPositionError(f"foundations for {amount(len(position.foundations), 'player')}; {TITLE} has {len(PLAYERS)}")
     placed = {}
     for player in PLAYERS:
         piles = position.foundations_of(player)

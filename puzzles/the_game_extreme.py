@@ -203,7 +203,10 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"turn pile {p.turn_pile!r}: a pile's index 0 to {len(PILES) - 1}, {MIXED} (mixed) or None")
     counts = {kind: 0 for kind in KINDS}
     shown = set(p.draw).union(*p.hands, p.piles)
-    for card, kind in p.marks:
+    for mark in p.marks:
+        if not (isinstance(mark, tuple) and len(mark) == 2 and mark[1] in KINDS):  # edited with dataclasses.replace
+            raise IllegalPositionError(f"mark {mark!r}: a (card, instruction) pair, the instruction one of {', '.join(KINDS)}")
+        card, kind = mark
         if card not in shown:
             raise IllegalPositionError(f"card {card} is marked {kind} but is not in a hand, the draw pile or on a pile top")
         counts[kind] += 1

@@ -139,6 +139,9 @@ def test_a_game_name_or_text_of_another_type_is_refused(function, args, error, m
 @pytest.mark.parametrize("game, field, value, message", [
     ("sir-tommy", "foundations", ((), ()), r"foundations of \[0, 0\] piles; U and D have 4 each"),
     ("quick-and-easy", "piles", (None, None, None), "3 piles; the game has 2: up down"),
+    ("stapelen", "foundations", (), "foundations for 0 players; Stapelen has 2"),
+    ("the-game-extreme", "marks", ((5,),), r"mark \(5,\): a \(card, instruction\) pair, the instruction one of stop"),
+    ("the-game-extreme", "marks", ((5, "bogus"),), r"mark \(5, 'bogus'\): a \(card, instruction\) pair"),
 ])
 def test_a_position_edited_out_of_shape_is_refused(game, field, value, message):
     """A position edited with dataclasses.replace is checked as parse checks it (docs/api.md):
