@@ -12,6 +12,10 @@ from puzzles.text import amount  # noqa: F401  (counts are words of explanations
 if TYPE_CHECKING:  # networkx is imported where a graph is made: a third of a second most commands never need
     import networkx as nx
 
+#: What explain says of a search of the fewest cards left or the most played that the budget
+#: stopped before any line ended the game (The Game, Extreme, Quick & Easy): there is no line to tell.
+NO_LINE_FOUND = "no line was found within the budget: the search stopped before any line ended the game"
+
 _FACES = {1: ("A", "ace"), 11: ("J", "jack"), 12: ("Q", "queen"), 13: ("K", "king")}
 
 

@@ -22,7 +22,7 @@ from ...engine import Engine, verdict_of_moves
 from ...result import (
     MOVE_LABELS, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
-from ...words import amount
+from ...words import NO_LINE_FOUND, amount
 from . import picture
 
 ALL = len(DECK)
@@ -180,7 +180,7 @@ class QuickAndEasyEngine(Engine):
         end = rules.replay(result.start, result.solution)
         before = result.start.cards_played
         if not end.is_over():  # the budget ran out before any line ended the game: no line, no end
-            facts.append("no line was found within the budget: the search stopped before any line ended the game")
+            facts.append(NO_LINE_FOUND)
         else:
             facts.append(f"the best line found (player {result.starter} starting) plays "
                          f"{amount(result.value - before, 'card')} in {amount(len(result.turns), 'turn')}"

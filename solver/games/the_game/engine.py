@@ -21,7 +21,7 @@ from ...engine import Engine, verdict_of_moves
 from ...result import (
     MOVE_LABELS, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
-from ...words import amount, listed
+from ...words import NO_LINE_FOUND, amount, listed
 from . import picture, reasons
 
 CARDS_LEFT = Objective("cards_left", "lower_bound", minimise=True, winning=0, words="fewest cards left")
@@ -250,7 +250,7 @@ class TheGameEngine(Engine):
                             "(`winnable solve` shows how)"]
         end = self.rules.replay(result.start, result.solution)
         if not end.is_over():  # the budget ran out before any line ended the game: no line, no end
-            facts.append("no line was found within the budget: the search stopped before any line ended the game")
+            facts.append(NO_LINE_FOUND)
         else:
             facts.append(f"the best line found (player {result.starter} starting) ends after "
                          f"{amount(len(result.turns), 'turn')} with {amount(result.value, 'card')} left")
