@@ -106,28 +106,29 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     if cluster is None:
         fits_in_memory(table_mib, jobs)
     started = time.perf_counter()
-    with results(db_path) as store:
-        todo = surveying.pending(store, entry.name, variant, seeds, retry_unknown)
-        winnable = 0
+    try:  # workers first: a cluster that cannot be used leaves no new database behind
+        with surveying.workers(jobs, cluster) as run_tasks, results(db_path) as store:
+            todo = surveying.pending(store, entry.name, variant, seeds, retry_unknown)
+            winnable = 0
 
-        def on_rows(rows):
-            nonlocal winnable
-            winnable += sum(row.verdict == WINNABLE for row in rows)
-            bar.update(len(rows))
-            bar.set_postfix(winnable=winnable, refresh=False)
+            def on_rows(rows):
+                nonlocal winnable
+                winnable += sum(row.verdict == WINNABLE for row in rows)
+                bar.update(len(rows))
+                bar.set_postfix(winnable=winnable, refresh=False)
 
-        try:
-            with surveying.workers(jobs, cluster) as run_tasks, progress(total=todo.count, unit="deal") as bar:
-                new = surveying.run(store, entry.name, variant, todo, run_tasks, time_limit, node_limit, jobs, on_rows,
-                                     table_mib)
-        except WinnableError as error:  # the cluster cannot be used
-            raise InputError(str(error)) from None
-        except KeyboardInterrupt:
-            stored = store.summary(entry.name, variant, seeds).deals
-            size = seeds.stop - seeds.start  # len() stops at 2**63 - 1 seeds
-            interrupted(f"{stored} of {size} deals of the range are stored in {shown(db_path)}; rerun to resume")
-        summary = store.summary(entry.name, variant, seeds)
-        seats, scores = reporting.values(store, entry.name, variant, seeds)
+            try:
+                with progress(total=todo.count, unit="deal") as bar:
+                    new = surveying.run(store, entry.name, variant, todo, run_tasks, time_limit, node_limit, jobs,
+                                         on_rows, table_mib)
+            except KeyboardInterrupt:
+                stored = store.summary(entry.name, variant, seeds).deals
+                size = seeds.stop - seeds.start  # len() stops at 2**63 - 1 seeds
+                interrupted(f"{stored} of {size} deals of the range are stored in {shown(db_path)}; rerun to resume")
+            summary = store.summary(entry.name, variant, seeds)
+            seats, scores = reporting.values(store, entry.name, variant, seeds)
+    except WinnableError as error:  # the cluster cannot be used
+        raise InputError(str(error)) from None
     wall = time.perf_counter() - started
     if as_json:
         emit_json({

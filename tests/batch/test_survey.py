@@ -587,6 +587,7 @@ def test_an_unreachable_cluster_is_bad_input(tmp_path, monkeypatch):
     result = run("--seeds", "1-5", "--db", str(tmp_path / "r.sqlite"), "--cluster", "tcp://127.0.0.1:9")
     assert result.exit_code == 2
     assert "cannot reach a Dask scheduler at 'tcp://127.0.0.1:9'" in result.output
+    assert not (tmp_path / "r.sqlite").exists()  # a refused survey leaves no new database
 
 
 @pytest.mark.parametrize("command", ["survey", "generate", "report"])
