@@ -136,7 +136,7 @@ def solve(game_name, source, seed, given, as_json, time_limit, node_limit, table
     --json prints {"game", "verdict", "starters", "starter", "solution",
     "explanation", "stats": {"nodes", "seconds", "method"}, "seed"} and the
     game's own fields below: solution is the list of turns from the start
-    (played by "starter" first); stats.seconds is search time in the process.
+    (played by "starter" first); stats.seconds is the search's wall time in the process.
     """
     entry, position, options = prepared(game_name, source, seed, given)
     budget = search_budget(time_limit, node_limit, table_mib, html_path)

@@ -11,6 +11,7 @@ damaging.
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -127,6 +128,19 @@ def test_guarantees_too_large_to_finish_leave_the_cooperative_bests_their_share(
     assert guarantees <= 2.0 * GUARANTEES_SHARE + 0.1 and cooperative >= 0.3  # a quarter: 0.5 s
     for player in result.details["players"]:
         assert player["result"] == "bounds" and player["cooperative_best"] > 0
+
+
+def test_stats_give_the_wall_time_of_searches_run_side_by_side(monkeypatch):
+    """Searches on two threads: their seconds add up to twice the wall time, which a user
+    reading `stats` against --time-limit would take for a budget overrun."""
+    monkeypatch.setattr(parallel, "search_threads", 2)
+    deal = e.deal(7, players=3)  # a full deal: no guarantee ends within the budget
+    started = time.perf_counter()
+    result = engine.solve(deal, Budget(time_limit=1.0), guarantees_only=True)
+    wall = time.perf_counter() - started
+    assert result.verdict == UNKNOWN
+    assert sum(player.guaranteed.seconds for player in result.players) > 1.5  # searched side by side
+    assert 0.9 <= result.stats.seconds <= wall
 
 
 def test_analyse_marks_the_best_card_and_those_that_give_points_away():

@@ -17,6 +17,7 @@ proven to give points away against it.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable
@@ -239,7 +240,7 @@ class EtalageEngine(Engine):
         (on a position too large to finish, a cooperative best given no time would keep its
         static bounds, which say nothing). `guarantees_only`: the guarantees get the whole
         budget, and no cooperative best is searched."""
-        budget = budget or Budget()
+        budget, started = budget or Budget(), time.perf_counter()
         self.set_up(budget)
         players = range(1, position.players + 1)
         guarantees = budget.part(1, 1.0 if guarantees_only else GUARANTEES_SHARE)
@@ -254,7 +255,7 @@ class EtalageEngine(Engine):
         )
         focus = values[self.focus(position) - 1]
         decided = all(v.exact for v in values) and bool(focus.guaranteed.moves or position.is_over())
-        stats = Stats(sum(v.nodes for v in found.values()), sum(v.seconds for v in found.values()),
+        stats = Stats(sum(v.nodes for v in found.values()), time.perf_counter() - started,
                       "rules" if position.is_over() else "alpha-beta")
         moves = focus.guaranteed.moves if decided else []
         return EtalageResult(
@@ -270,7 +271,7 @@ class EtalageEngine(Engine):
         """For the player to move, every legal card or pick with the guaranteed score after it.
         A move is the best (`keeps winnable`) when its guarantee is proven no lower than any
         other's, `loses` when proven lower than another's, `unknown` otherwise."""
-        budget = budget or Budget()
+        budget, started = budget or Budget(), time.perf_counter()
         self.set_up(budget)
         if position.record:
             return self.analyse_record(position, budget, progress)
@@ -294,7 +295,7 @@ class EtalageEngine(Engine):
             event = rules.events(position, [move])[0]  # names the mover, and a pick's cards
             verdicts.append(MoveValue(event, label, reason, value.lower, value.upper, best))
         decided = bool(verdicts) and all(v.verdict != UNKNOWN for v in verdicts)
-        stats = Stats(sum(v.nodes for v in found.values()), sum(v.seconds for v in found.values()), "alpha-beta")
+        stats = Stats(sum(v.nodes for v in found.values()), time.perf_counter() - started, "alpha-beta")
         if not moves:
             stats.method = "rules"
         return AnalyseResult(self.name, WINNABLE if decided or not moves else UNKNOWN, verdicts, stats, GUARANTEED)
@@ -303,7 +304,7 @@ class EtalageEngine(Engine):
         """Along a game record: for each move played, the mover's guarantee before it and after
         it. A move `loses` when it is proven to give points away against the mover's guarantee,
         and `keeps winnable` when it is proven to keep it. Forced moves keep it without a search."""
-        start, moves = position.record
+        start, moves, started = *position.record, time.perf_counter()
         positions = [start]
         for move in moves:
             positions.append(positions[-1].apply(move))
@@ -320,7 +321,6 @@ class EtalageEngine(Engine):
                 continue
             before, kept = found[i]
             total.nodes += before.nodes + kept.nodes
-            total.seconds += before.seconds + kept.seconds
             if kept.upper < before.lower:
                 lost = before.lower - kept.upper
                 label, reason = LOSES, (f"player {mover} gave away at least {amount(lost, 'point')} "
@@ -331,6 +331,7 @@ class EtalageEngine(Engine):
                 label, reason = UNKNOWN, None
             verdicts.append(MoveValue(event, label, reason, kept.lower, kept.upper, label == KEEPS))
         decided = all(v.verdict != UNKNOWN for v in verdicts)
+        total.seconds = time.perf_counter() - started
         return AnalyseResult(self.name, WINNABLE if decided else UNKNOWN, verdicts, total, GUARANTEED)
 
     def optimum_reasons(self, position: Position, result: EtalageResult, budget: Budget) -> list[str]:
