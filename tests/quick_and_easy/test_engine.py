@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from puzzles import quick_and_easy as q
 from solver._native import quick_and_easy_solve
-from solver.games.quick_and_easy.engine import GAME, step
+from solver.games.quick_and_easy.engine import GAME, kernel_search, step
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
 engine = GAME.engine
@@ -48,6 +48,17 @@ def test_engine_finds_the_reference_optimum(seed, players, pro, left):
 def test_late_positions_give_wins_and_losses():
     values = [assert_agrees(late_position(seed, 2, False, 10)) for seed in range(40)]
     assert 50 in values and any(v < 50 for v in values)
+
+
+def test_a_table_too_small_for_the_search_still_gives_exact_values_and_their_lines():
+    """With room for one value the search works out the rest again; its value is still exact,
+    and the line of its best leaf, replayed, plays exactly that many cards."""
+    for seed in range(30):
+        position = late_position(seed, 2, seed % 2 == 1, 12)
+        expected, _ = q.most_cards_played(position)
+        found = kernel_search(position, Budget(time_limit=60), table_entries=1)
+        assert (found.cards_played, found.upper_bound) == (expected, expected)
+        assert q.replay(position, found.moves).cards_played == expected
 
 
 def test_a_spent_budget_is_unknown_with_a_sound_bound():

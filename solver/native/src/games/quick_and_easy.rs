@@ -188,7 +188,6 @@ pub struct Searcher<'a> {
     table: HashMap<State, u8>,
     capacity: usize,
     watch: Watch,
-    limited: bool,
     best: Option<(u8, Vec<Move>)>,
     path: Vec<Move>,
     buffers: Vec<Vec<Move>>,
@@ -201,7 +200,6 @@ impl<'a> Searcher<'a> {
             table: HashMap::new(),
             capacity,
             watch: Watch::new(budget),
-            limited: true,
             best: None,
             path: Vec::new(),
             buffers: Vec::new(),
@@ -210,22 +208,14 @@ impl<'a> Searcher<'a> {
 
     pub fn solve(mut self, root: &State) -> Answer {
         let result = self.value(root, 0);
-        let (played, exact, line) = match result {
-            Ok(found) => {
-                let line = match &self.best {
-                    Some((best, line)) if *best == found => line.clone(),
-                    // the value came through the table: follow exact values down, whatever the budget
-                    _ => {
-                        self.limited = false;
-                        self.line_to(root, found)
-                    }
-                };
-                (found, true, line)
-            }
-            Err(Stop) => match self.best.take() {
-                Some((best, line)) => (best, false, line),
-                None => (root.cards_played(self.rules), false, Vec::new()),
-            },
+        // A finished search has visited a leaf of its value: the table holds only values this
+        // search worked out (it is made anew for each root), and a position's value is its best
+        // leaf's, since cards played only grow along a line. So `best` is the value with its line;
+        // were it ever below, the value would be reported as bounds, not as exact.
+        let (played, exact, line) = match (result, self.best.take()) {
+            (Ok(found), Some((best, line))) => (best, best == found, line),
+            (_, Some((best, line))) => (best, false, line),
+            (_, None) => (root.cards_played(self.rules), false, Vec::new()),
         };
         Answer {
             played,
@@ -256,7 +246,7 @@ impl<'a> Searcher<'a> {
             self.buffers[depth] = moves;
             return Ok(known);
         }
-        if self.limited && self.watch.tick() {
+        if self.watch.tick() {
             self.buffers[depth] = moves;
             return Err(Stop);
         }
@@ -283,26 +273,6 @@ impl<'a> Searcher<'a> {
             self.table.insert(*state, result);
         }
         Ok(result)
-    }
-
-    /// A line from `state` playing `target` cards, by exact values (searched again where the
-    /// table had no room).
-    fn line_to(&mut self, root: &State, target: u8) -> Vec<Move> {
-        let mut line = Vec::new();
-        let mut state = *root;
-        loop {
-            let mut moves = Vec::new();
-            state.moves(self.rules, &mut moves);
-            if moves.is_empty() {
-                return line;
-            }
-            let next = moves
-                .into_iter()
-                .find(|&mv| matches!(self.value(&state.apply(self.rules, mv), 0), Ok(v) if v == target))
-                .expect("an exact value has a move that keeps it");
-            line.push(next);
-            state = state.apply(self.rules, next);
-        }
     }
 }
 
