@@ -121,8 +121,8 @@ impl<const C: usize, const D: usize> OneFoundation<C, D> {
         let top = self.top as usize;
         let end = self.end_next_to as usize;
         let mut degree = [0i32; 14];
-        for r in 1..=13 {
-            degree[r] = 2 * (self.count[r] as i32 + (r == end) as i32) + (r == top) as i32;
+        for (r, d) in degree.iter_mut().enumerate().skip(1) {
+            *d = 2 * (self.count[r] as i32 + (r == end) as i32) + (r == top) as i32;
         }
         if end != 0 && self.bottoms[end % 13 + 1] + self.bottoms[(end + 11) % 13 + 1] == 0 {
             return false;

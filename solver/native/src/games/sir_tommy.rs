@@ -186,6 +186,7 @@ impl SirTommy {
     /// - D's plays: D holds c in L at most; without it D has one foundation fewer at r, which
     ///   only a rank-(r-1) play of D could want, and by (2) there is none; D's rank-r plays
     ///   need fewer foundations at r, so they only gain.
+    ///
     /// So L' wins. For D the same holds with ranks mirrored (D builds from the top rank down).
     fn safe_play(&self, players: &[usize]) -> Option<Move> {
         let left = |r: u8| self.per_rank[r as usize] - self.on_foundations(r);
@@ -242,13 +243,13 @@ impl SirTommy {
                     placements[i] = (self.hand[perm[i]], row_of[i] as u8);
                 }
                 let mut entries: Vec<u64> = Vec::with_capacity(DRAW);
-                for row in 0..n {
+                for (row, &row_class) in class.iter().enumerate() {
                     let seq = placements[..k]
                         .iter()
                         .filter(|p| p.1 as usize == row)
                         .fold(0u64, |s, p| s << 4 | rank(p.0) as u64);
                     if seq != 0 {
-                        entries.push((class[row] as u64) << 12 | seq);
+                        entries.push((row_class as u64) << 12 | seq);
                     }
                 }
                 entries.sort_unstable();

@@ -825,7 +825,7 @@ impl State {
         let need = minimum.saturating_sub(self.played + 1) as u32;
         let hand = self.hand();
         for pile in self.from as usize..PILES {
-            if (pile == 1 || pile == 3) && self.piles[pile] == self.piles[pile - 1] && self.from as usize <= pile - 1 {
+            if (pile == 1 || pile == 3) && self.piles[pile] == self.piles[pile - 1] && (self.from as usize) < pile {
                 continue;
             }
             let t = self.piles[pile];
@@ -1024,7 +1024,7 @@ impl<'a> Solver<'a> {
             self.capped = true;
         } else if self.budget.node_limit != 0 && self.nodes >= self.budget.node_limit {
             self.stopped = true;
-        } else if self.nodes % CLOCK_EVERY == 0 {
+        } else if self.nodes.is_multiple_of(CLOCK_EVERY) {
             if self.budget.time_limit.is_some_and(|t| self.start.elapsed() >= t) {
                 self.stopped = true;
             }

@@ -197,11 +197,10 @@ impl Game for Twaalven {
 
     fn moves(&self, out: &mut Vec<Move>) {
         let first_type = 7 * self.to_move as usize;
-        for t in first_type..first_type + 7 {
+        for (t, &(ra, rb)) in PAIR_TYPES.iter().enumerate().skip(first_type).take(7) {
             if self.need[t] == 0 {
                 continue;
             }
-            let (ra, rb) = PAIR_TYPES[t];
             let (mask_a, mask_b) = (self.tops[ra as usize], self.tops[rb as usize]);
             let mut a_bits = mask_a;
             while a_bits != 0 {

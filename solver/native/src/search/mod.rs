@@ -140,7 +140,7 @@ impl Watch {
             // asked at every node, so that the search it helps need not wait for it to stop
             self.stopped = true;
             self.interrupted = true;
-        } else if self.nodes % CLOCK_EVERY == 0 {
+        } else if self.nodes.is_multiple_of(CLOCK_EVERY) {
             if self.budget.time_limit.is_some_and(|t| self.start.elapsed() >= t) {
                 self.stopped = true;
             }
@@ -193,7 +193,7 @@ impl<'t, M: Copy, K: TableKey> Dfs<'t, M, K> {
     fn must_stop(&mut self) -> bool {
         if self.node_limit != 0 && self.nodes >= self.node_limit {
             self.out_of_budget = true;
-        } else if self.nodes % CLOCK_EVERY == 0 {
+        } else if self.nodes.is_multiple_of(CLOCK_EVERY) {
             if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
                 self.out_of_budget = true;
             }
