@@ -40,12 +40,11 @@
 //! node cap try to mend the end of its line (`Solver::mend`).
 
 use crate::search::table::{table_memory, table_slots};
-use crate::search::Budget;
+use crate::search::{Budget, Watch};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
-use std::time::Instant;
 
 pub const MAX_PLAYERS: usize = 5;
 /// Pile numbers: 0, 1 ascending; 2, 3 descending.
@@ -960,8 +959,6 @@ impl Answer {
     }
 }
 
-const CLOCK_EVERY: u64 = 1024;
-
 /// The node cap of `Solver::solve`'s first upward search (about 0.05 s), and how many times
 /// that each downward search gets: downward searches decide more of the positions left open.
 const FIRST_PHASE_NODES: u64 = 100_000;
@@ -979,15 +976,9 @@ const MEND_NODES_MAX: u64 = 25_000;
 pub struct Solver<'a> {
     rules: &'a Rules,
     table: &'a mut BoundTable,
-    budget: Budget,
-    start: Instant,
-    pub nodes: u64,
-    stopped: bool,
-    interrupted: bool,
+    /// The budget as spent; `decide_within`'s cap is a pause of it.
+    watch: Watch,
     target: u8,
-    /// A node count the current search stops at (`decide_within`'s cap), and whether it did.
-    cap: u64,
-    capped: bool,
     path: Vec<Move>,
     found: Option<Vec<Move>>,
     buffers: Vec<Vec<(i32, Move)>>,
@@ -1000,40 +991,13 @@ impl<'a> Solver<'a> {
         Solver {
             rules,
             table,
-            budget,
-            start: Instant::now(),
-            nodes: 0,
-            stopped: false,
-            interrupted: false,
+            watch: Watch::new(budget),
             target: 0,
-            cap: u64::MAX,
-            capped: false,
             path: Vec::new(),
             found: None,
             buffers: Vec::new(),
             beam_threads: beam_threads(),
         }
-    }
-
-    fn must_stop(&mut self) -> bool {
-        if self.stopped {
-            return true;
-        }
-        if self.nodes >= self.cap {
-            self.stopped = true;
-            self.capped = true;
-        } else if self.budget.node_limit != 0 && self.nodes >= self.budget.node_limit {
-            self.stopped = true;
-        } else if self.nodes.is_multiple_of(CLOCK_EVERY) {
-            if self.budget.time_limit.is_some_and(|t| self.start.elapsed() >= t) {
-                self.stopped = true;
-            }
-            if self.budget.interrupted.is_some_and(|f| f()) {
-                self.stopped = true;
-                self.interrupted = true;
-            }
-        }
-        self.stopped
     }
 
     /// A lower bound on the fewest cards left from `s` in the restricted search; when a line
@@ -1047,8 +1011,7 @@ impl<'a> Solver<'a> {
         if left == 0 || (s.played == 0 && !rules.extreme && s.is_over(rules)) {
             return self.game_over(left);
         }
-        self.nodes += 1;
-        if self.must_stop() {
+        if self.watch.tick() {
             return 0;
         }
         let mut bound = cards_left_bound(rules, s, never_played(rules, s));
@@ -1075,13 +1038,13 @@ impl<'a> Solver<'a> {
             self.path.push(mv);
             let value = self.dfs(&child, depth + 1);
             self.path.pop();
-            if self.found.is_some() || self.stopped {
+            if self.found.is_some() || self.watch.stopped {
                 break;
             }
             best = best.min(value);
         }
         self.buffers[depth] = moves;
-        if self.found.is_some() || self.stopped {
+        if self.found.is_some() || self.watch.stopped {
             return 0;
         }
         let bound = bound.max(best);
@@ -1108,7 +1071,7 @@ impl<'a> Solver<'a> {
             if let Some(end) = end {
                 return Some([&line[..before], &end[..]].concat());
             }
-            if self.stopped {
+            if self.watch.stopped {
                 break;
             }
         }
@@ -1136,13 +1099,10 @@ impl<'a> Solver<'a> {
     /// `decide` within `nodes` more nodes: also whether that cap stopped it (then nothing is
     /// proven, and the search may go on; the budget's own stop stays).
     fn decide_within(&mut self, root: &State, target: u8, nodes: u64) -> (Option<Vec<Move>>, u8, bool) {
-        self.cap = self.nodes.saturating_add(nodes);
+        self.watch.pause_after(nodes);
         let (line, bound) = self.decide(root, target);
-        self.cap = u64::MAX;
-        let capped = std::mem::take(&mut self.capped);
-        if capped {
-            self.stopped = self.interrupted;
-        }
+        let stopped = self.watch.stopped;
+        let capped = self.watch.resume() && stopped;
         (line, bound, capped)
     }
 
@@ -1163,7 +1123,7 @@ impl<'a> Solver<'a> {
         answer.lower_bound = cards_left_bound(rules, root, never_played(rules, root));
         let near_miss_deal = |answer: &Answer| answer.best - answer.lower_bound <= NEAR_MISS && rules.is_deal(root);
         for (pass, &width) in beam_widths.iter().enumerate() {
-            if answer.best <= answer.lower_bound || self.stopped {
+            if answer.best <= answer.lower_bound || self.watch.stopped {
                 break;
             }
             let draw = rules.tie_break(pass);
@@ -1176,29 +1136,29 @@ impl<'a> Solver<'a> {
         let mut cap = FIRST_PHASE_NODES;
         let mut descend = false;
         let mut widening_draw = 0;
-        while answer.lower_bound < answer.best && !self.stopped {
+        while answer.lower_bound < answer.best && !self.watch.stopped {
             let target = if descend { answer.best - 1 } else { answer.lower_bound };
             let (line, bound, capped) = self.decide_within(root, target, if descend { DOWNWARD_SHARE * cap } else { cap });
             if let Some(line) = line {
                 answer.best = cards_left_after(rules, root, &line);
                 answer.line = line;
-            } else if !self.stopped && !capped {
+            } else if !self.watch.stopped && !capped {
                 let proven = if descend { answer.best } else { bound.max(answer.lower_bound + 1) };
                 answer.lower_bound = proven.min(answer.best);
             }
             if descend {
                 cap = cap.saturating_mul(2);
                 let wide = cap >= WIDENING_FROM_CAP && !beam_widths.is_empty() && near_miss_deal(&answer);
-                if wide && answer.lower_bound < answer.best && !self.stopped {
+                if wide && answer.lower_bound < answer.best && !self.watch.stopped {
                     self.beam_pass(root, WIDENING_WIDTH, Some(widening_draw), &mut answer);
                     widening_draw += 1;
                 }
             }
             descend = !descend;
         }
-        answer.nodes = self.nodes;
-        answer.seconds = self.start.elapsed().as_secs_f64();
-        answer.interrupted = self.interrupted;
+        answer.nodes = self.watch.nodes;
+        answer.seconds = self.watch.seconds();
+        answer.interrupted = self.watch.interrupted;
         answer
     }
 
@@ -1206,7 +1166,7 @@ impl<'a> Solver<'a> {
     /// short of the bound; keeps its line if it improves on the best found.
     fn beam_pass(&mut self, root: &State, width: usize, draw: Option<u64>, answer: &mut Answer) {
         let (mut best, mut line) = self.beam(root, width, draw);
-        if draw.is_some() && best > answer.lower_bound && !self.stopped {
+        if draw.is_some() && best > answer.lower_bound && !self.watch.stopped {
             let each = (MEND_NODES_PER_WIDTH * width as u64).min(MEND_NODES_MAX);
             if let Some(mended) = self.mend(root, &line, answer.lower_bound, each) {
                 best = answer.lower_bound;
@@ -1491,7 +1451,7 @@ impl Solver<'_> {
         loop {
             let watch = LayerWatch { nodes: AtomicU64::new(0), stop: AtomicBool::new(false), won_at: AtomicUsize::new(usize::MAX) };
             let shares = self.expand(&layer, width, draw, &watch);
-            self.nodes += watch.nodes.load(Relaxed);
+            self.watch.nodes += watch.nodes.load(Relaxed);
             for share in &shares {
                 if let Some((left, index)) = share.ended {
                     if left < best.0 {
@@ -1503,7 +1463,7 @@ impl Solver<'_> {
                 return (0, line_of(&steps, index, moves));
             }
             if shares.iter().any(|share| share.stopped) {
-                self.stopped = true;
+                self.watch.stopped = true;
                 return best;
             }
             let mut next = Children::new();
@@ -1524,12 +1484,12 @@ impl Solver<'_> {
     /// Under a node limit a single share, which counts no turn beyond the limit.
     fn expand(&mut self, layer: &[State], width: usize, draw: Option<u64>, watch: &LayerWatch) -> Vec<Share> {
         let rules = self.rules;
-        let limited = self.budget.node_limit != 0;
+        let limited = self.watch.budget().node_limit != 0;
         let threads = if layer.len() >= PARALLEL_FROM && !limited { self.beam_threads } else { 1 };
-        let room = if limited { self.budget.node_limit.saturating_sub(self.nodes) } else { u64::MAX };
+        let room = if limited { self.watch.budget().node_limit.saturating_sub(self.watch.nodes) } else { u64::MAX };
         let size = layer.len().div_ceil(threads);
         let compact_at = (4 * width / threads).max(2 * width);
-        let (budget, start, nodes) = (self.budget, self.start, self.nodes);
+        let (budget, start, nodes) = (self.watch.budget(), self.watch.start(), self.watch.nodes);
         std::thread::scope(|scope| {
             let helpers: Vec<_> = layer
                 .chunks(size)
@@ -1552,13 +1512,13 @@ impl Solver<'_> {
     /// The budget check of the beam search, made once per expanded position, with `layer_nodes`
     /// counted in the current layer so far.
     fn out_of_budget(&mut self, layer_nodes: u64) -> bool {
-        if self.budget.spent(self.start, self.nodes + layer_nodes) {
-            self.stopped = true;
-        } else if self.budget.interrupted.is_some_and(|f| f()) {
-            self.stopped = true;
-            self.interrupted = true;
+        if self.watch.budget().spent(self.watch.start(), self.watch.nodes + layer_nodes) {
+            self.watch.stopped = true;
+        } else if self.watch.budget().interrupted.is_some_and(|f| f()) {
+            self.watch.stopped = true;
+            self.watch.interrupted = true;
         }
-        self.stopped
+        self.watch.stopped
     }
 }
 
@@ -1759,7 +1719,7 @@ mod tests {
                     let mut solver = Solver::new(&rules, &mut table, Budget::default());
                     solver.beam_threads = threads;
                     let beam = solver.beam(&root, 1024, Some(seed));
-                    (beam, solver.nodes)
+                    (beam, solver.watch.nodes)
                 })
                 .collect();
             // (The node counts differ in a winning layer: other threads go on until they hear.)

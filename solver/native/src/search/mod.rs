@@ -74,7 +74,7 @@ impl Budget {
     }
 }
 
-/// A budget as a search spends it, for searches with their own loop (Etalage's alpha-beta):
+/// A budget as a search spends it (the memoised DFS here, The Game's and Etalage's searches):
 /// counts nodes, asks the clock and `Budget::interrupted` every `CLOCK_EVERY` nodes and the
 /// stop flag at every node, and remembers that it stopped and whether an interruption was why.
 pub struct Watch {
@@ -128,7 +128,7 @@ impl Watch {
     /// stopped is not searched and not counted, so a node limit is never exceeded (a search
     /// may ask again before it notices the stop: Etalage's node goes on to its first child
     /// after its cleared-display search stopped the watch).
-    #[inline]
+    #[inline(always)]
     pub fn tick(&mut self) -> bool {
         if self.stopped {
             return true;
@@ -155,6 +155,15 @@ impl Watch {
     pub fn seconds(&self) -> f64 {
         self.start.elapsed().as_secs_f64()
     }
+
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// When the search began.
+    pub fn start(&self) -> Instant {
+        self.start
+    }
 }
 
 pub struct SearchResult<M> {
@@ -171,16 +180,9 @@ const CLOCK_EVERY: u64 = 4096;
 
 struct Dfs<'t, M, K> {
     table: &'t mut LostTable<K>,
-    nodes: u64,
-    node_limit: u64,
-    deadline: Option<Instant>,
-    interrupted: Option<fn() -> bool>,
-    was_interrupted: bool,
-    out_of_budget: bool,
-    /// Node count at which the current run gives up (a restart, not the budget).
-    run_limit: u64,
-    /// Set when the search stopped early, by the budget or the run limit: nothing is proven.
-    stopped: bool,
+    /// The budget; a restart run that is not the last is a pause of it. `watch.stopped` is set
+    /// when the search stopped early, by the budget or the run's end: nothing is proven.
+    watch: Watch,
     /// Shuffles the moves of restarted runs; the first run keeps the game's order.
     shuffle: Option<SplitMix64>,
     /// The restart run under way (0 = the first, in the game's order).
@@ -190,30 +192,13 @@ struct Dfs<'t, M, K> {
 }
 
 impl<'t, M: Copy, K: TableKey> Dfs<'t, M, K> {
-    fn must_stop(&mut self) -> bool {
-        if self.node_limit != 0 && self.nodes >= self.node_limit {
-            self.out_of_budget = true;
-        } else if self.nodes.is_multiple_of(CLOCK_EVERY) {
-            if self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-                self.out_of_budget = true;
-            }
-            if self.interrupted.is_some_and(|interrupted| interrupted()) {
-                self.was_interrupted = true;
-                self.out_of_budget = true;
-            }
-        }
-        self.stopped = self.out_of_budget || self.nodes >= self.run_limit;
-        self.stopped
-    }
-
     /// True when a win was found (its moves are in `self.line`). False means lost, unless
-    /// `stopped` is set, in which case nothing is known.
+    /// `watch.stopped` is set, in which case nothing is known.
     fn search<G: Game<Move = M, Key = K>>(&mut self, game: &mut G, depth: usize) -> bool {
         if game.is_won() {
             return true;
         }
-        self.nodes += 1;
-        if self.must_stop() {
+        if self.watch.tick() {
             return false;
         }
         let key = game.key();
@@ -239,12 +224,12 @@ impl<'t, M: Copy, K: TableKey> Dfs<'t, M, K> {
                 break;
             }
             self.line.pop();
-            if self.stopped {
+            if self.watch.stopped {
                 break;
             }
         }
         self.move_buffers[depth] = moves;
-        if !won && !self.stopped {
+        if !won && !self.watch.stopped {
             self.table.insert(key);
         }
         won
@@ -281,17 +266,9 @@ pub fn solve<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budge
 /// `solve` with the restart runs' orders drawn from `seed`: a search that comes back to a root
 /// it left open (Sir Tommy's `analyse`) tries other orders than the time before.
 pub fn solve_seeded<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget: Budget, seed: u64) -> SearchResult<G::Move> {
-    let start = Instant::now();
     let mut dfs = Dfs {
         table,
-        nodes: 0,
-        node_limit: budget.node_limit,
-        deadline: budget.time_limit.and_then(|t| start.checked_add(t)),
-        interrupted: budget.interrupted,
-        was_interrupted: false,
-        out_of_budget: false,
-        run_limit: u64::MAX,
-        stopped: false,
+        watch: Watch::new(budget),
         shuffle: None,
         run: 0,
         move_buffers: Vec::new(),
@@ -300,18 +277,17 @@ pub fn solve_seeded<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget
     let mut run = 0;
     let outcome = loop {
         let last = run >= G::RESTARTS;
-        dfs.run_limit = if last { u64::MAX } else { dfs.nodes.saturating_add(RESTART_UNIT * luby(run + 1)) };
+        dfs.watch.pause_after(if last { u64::MAX } else { RESTART_UNIT * luby(run + 1) });
         dfs.shuffle = (run > 0 && !last).then(|| SplitMix64::new(seed << 32 ^ run));
         dfs.run = run;
-        dfs.stopped = false;
         dfs.line.clear();
         if dfs.search(game, 0) {
             break Outcome::Won;
         }
-        if !dfs.stopped {
+        if !dfs.watch.stopped {
             break Outcome::Lost;
         }
-        if dfs.out_of_budget {
+        if !dfs.watch.resume() {
             break Outcome::Unknown;
         }
         run += 1;
@@ -319,9 +295,9 @@ pub fn solve_seeded<G: Game>(game: &mut G, table: &mut LostTable<G::Key>, budget
     SearchResult {
         outcome,
         line: if outcome == Outcome::Won { dfs.line } else { Vec::new() },
-        nodes: dfs.nodes,
-        seconds: start.elapsed().as_secs_f64(),
-        interrupted: dfs.was_interrupted,
+        nodes: dfs.watch.nodes,
+        seconds: dfs.watch.seconds(),
+        interrupted: dfs.watch.interrupted,
     }
 }
 
