@@ -18,6 +18,7 @@ from bench_table import print_rows, seconds_rows
 from solver.registry import game
 from solver.result import UNKNOWN, WINNABLE, Budget
 from solver.batch.survey import seed_range
+from solver.words import amount
 
 
 def main() -> None:
@@ -42,7 +43,7 @@ def main() -> None:
         verdicts[result.verdict] += 1
         methods[result.stats.method] += 1
         if result.starters or result.verdict != WINNABLE:
-            starters["+".join(result.starters) or "none"] += 1
+            starters["+".join(map(str, result.starters)) or "none"] += 1
         nodes += result.stats.nodes
         kernel_seconds += result.stats.seconds
 
@@ -51,7 +52,7 @@ def main() -> None:
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rows = [
         ("game", entry.title),
-        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({count} deals)"),
+        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')})"),
         ("decided", f"{100 * (count - verdicts[UNKNOWN]) / count:.1f}%"),
         ("winnable", f"{100 * verdicts[WINNABLE] / count:.1f}%"),
         ("verdicts", ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items()))),

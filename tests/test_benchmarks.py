@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from solver.registry import GAMES
+
 ROOT = Path(__file__).parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 
@@ -51,3 +53,13 @@ def test_benchmark_prints_its_table(args, row):
                           env={**os.environ, "PYTHONPATH": str(ROOT)})  # this checkout's code
     assert done.returncode == 0, done.stderr
     assert row in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_general_benchmark_runs_every_game(name):
+    """run.py is the README's benchmark for any game: The Game's starters are numbers, and it
+    raised a TypeError joining them."""
+    done = subprocess.run([sys.executable, "run.py", name, "--seeds", "1", "--time-limit", "1"], cwd=BENCHMARKS,
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert "seeds             1-1 (1 deal)" in done.stdout, done.stdout
