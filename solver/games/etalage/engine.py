@@ -135,7 +135,9 @@ class EtalageResult(OptimumResult):
     def open_note(self) -> str | None:
         if self.verdict == WINNABLE:
             return None
-        return "the search hit its budget; raise --time-limit or --node-limit to prove the bounds exact"
+        return ("the search hit its budget; raise --time-limit or --node-limit to prove the bounds exact "
+                "(a long search also gains from a larger --memory: whole 3-player deals took 7 to 85 minutes "
+                "of one core with --memory 4096)")
 
 
 class EtalageEngine(Engine):
@@ -240,8 +242,9 @@ class EtalageEngine(Engine):
         (on a position too large to finish, a cooperative best given no time would keep its
         static bounds, which say nothing). `guarantees_only`: the guarantees get the whole
         budget, and no cooperative best is searched."""
-        budget, started = budget or Budget(), time.perf_counter()
+        budget = budget or Budget()
         self.set_up(budget)
+        started = time.perf_counter()  # the table is made off the budget's clock, and so off this one
         players = range(1, position.players + 1)
         guarantees = budget.part(1, 1.0 if guarantees_only else GUARANTEES_SHARE)
         found = self.values(position, [(player, False) for player in players], guarantees)
@@ -271,8 +274,9 @@ class EtalageEngine(Engine):
         """For the player to move, every legal card or pick with the guaranteed score after it.
         A move is the best (`keeps winnable`) when its guarantee is proven no lower than any
         other's, `loses` when proven lower than another's, `unknown` otherwise."""
-        budget, started = budget or Budget(), time.perf_counter()
+        budget = budget or Budget()
         self.set_up(budget)
+        started = time.perf_counter()
         if position.record:
             return self.analyse_record(position, budget, progress)
         mover = position.to_move
