@@ -276,9 +276,9 @@ class EtalageEngine(Engine):
         other's, `loses` when proven lower than another's, `unknown` otherwise."""
         budget = budget or Budget()
         self.set_up(budget)
-        started = time.perf_counter()
         if position.record:
             return self.analyse_record(position, budget, progress)
+        started = time.perf_counter()
         mover = position.to_move
         moves = position.legal_moves()
         values = self.side_by_side(budget, [(position.apply(move), mover, False) for move in moves], progress)
