@@ -77,9 +77,10 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
 
     Deals already in the database are skipped, so rerunning the same command resumes an
     interrupted or crashed survey without redoing or duplicating a deal; with
-    --retry-unknown the deals stored as 'unknown' are solved again (with the budget given
-    now) and their rows replaced where the new solve proves no less (a verdict, or no
-    proven interval wider), keeping a stored line better than the new one's. A game's
+    --retry-unknown the deals stored as 'unknown' (or with a starter left undecided) are
+    solved again (with the budget given now) and their rows replaced where the new solve
+    proves no less (a verdict, every starter decided, or no proven interval wider),
+    keeping a stored line better than the new one's. A game's
     variant options (--players 3, --rows 6, ...) survey that variant, stored beside the
     others; so do its solve options (--guarantees-only, --maximise U), which change what
     a row holds. Prints the winnable share of the range with its Wilson 95% interval,
@@ -89,7 +90,8 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     \b
     Rows (table `deals`, UNIQUE(game, variant, seed)): game, variant ('' for the
     standard rules, else the options given, e.g. 'players=3 expert'), seed, verdict,
-    starters (winning starters, comma-separated), score (an optimisation's best value
+    starters (winning starters, comma-separated; one the budget left undecided follows
+    with a '?': 'T,F?'), score (an optimisation's best value
     found, NULL unless the game scores), nodes, seconds (to deal and solve), method,
     solution (one move per line, the game's notation), players (JSON, NULL unless the
     game values every player: Etalage's guarantees and cooperative bests, with bounds),

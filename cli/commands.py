@@ -133,10 +133,12 @@ def solve(game_name, source, seed, given, as_json, time_limit, node_limit, table
     """Is the deal or position winnable, by which starter(s), and how?
 
     \b
-    --json prints {"game", "verdict", "starters", "starter", "solution",
-    "explanation", "stats": {"nodes", "seconds", "method"}, "seed"} and the
-    game's own fields below: solution is the list of turns from the start
-    (played by "starter" first); stats.seconds is the search's wall time in the process.
+    --json prints {"game", "verdict", "starters", "undecided_starters", "starter",
+    "solution", "explanation", "stats": {"nodes", "seconds", "method"}, "seed"} and
+    the game's own fields below: solution is the list of turns from the start
+    (played by "starter" first); undecided_starters, the starters whose search the
+    budget left open (neither won nor lost); stats.seconds is the search's wall time in
+    the process.
     """
     entry, position, options = prepared(game_name, source, seed, given)
     budget = search_budget(time_limit, node_limit, table_mib, html_path)

@@ -106,12 +106,16 @@ class Engine:
         if not self.starters or position.to_move is not None:
             mover = f" with {position.to_move} to move" if position.to_move is not None else ""
             return [f"Winnable{mover}; `winnable solve` prints a winning line."], "none"
-        losers = [player for player in self.starters if str(player) not in result.starters]
-        if not losers:
+        undecided = list(map(str, result.undecided))
+        losers = [player for player in self.starters if str(player) not in result.starters + undecided]
+        if not losers and not undecided:
             return ["Winnable whoever starts; `winnable solve` prints a winning line."], "none"
         who = " or ".join(map(str, result.starters))
-        found = [f"Winnable only with {who} starting; `winnable solve` prints a winning line."]
-        method = "search"
+        only = "" if undecided else " only"
+        found = [f"Winnable{only} with {who} starting; `winnable solve` prints a winning line."]
+        found += [f"With {player} starting it is not decided within the budget; raise --time-limit or "
+                  "--node-limit to decide it." for player in undecided]
+        method = "search" if losers else "none"
         for loser in losers:
             why = self.short_reason(position.start(loser))
             if why:
@@ -348,11 +352,13 @@ class DecisionEngine(Engine):
         budget = budget or Budget()
         self.set_up(budget)
         total = Stats(method="")
-        winners, solution, start_of_line, verdicts = [], [], None, []
+        winners, undecided, solution, start_of_line, verdicts = [], [], [], None, []
         for start in self.starts(position):
             verdict, line, stats = self.decide(start, budget)
             verdicts.append(verdict)
             total.add(stats)
+            if verdict == UNKNOWN and start.to_move is not None and position.to_move is None:
+                undecided.append(start.to_move)
             if verdict == WINNABLE:
                 winners.append(start.to_move)
                 if start_of_line is None:
@@ -365,11 +371,11 @@ class DecisionEngine(Engine):
             overall = UNKNOWN
         symmetric = self.symmetric_starters(position)
         if winners and symmetric:
-            winners = list(symmetric)
+            winners, undecided = list(symmetric), []
         start = start_of_line if start_of_line is not None else position
         return SolveResult(
             game=self.name, verdict=overall, starters=[w for w in winners if w is not None],
             solution=solution, starter=start.to_move if start_of_line is not None else None,
             explanation=self.short_reason(position) if overall == UNWINNABLE else None, stats=total,
-            start=start, turns=self.turns(start, solution),
+            start=start, turns=self.turns(start, solution), undecided=undecided,
         )

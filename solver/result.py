@@ -205,6 +205,9 @@ class SolveResult:
     turns: list = field(default_factory=list)
     #: game-specific fields of the JSON (documented per game), e.g. Sir Tommy's "held"
     details: dict = field(default_factory=dict)
+    #: the starters whose own search the budget left undecided (neither a win found nor every
+    #: line refuted), where the players choose who starts: not among `starters`, yet not lost
+    undecided: list = field(default_factory=list)
 
     def __post_init__(self):
         if not self.turns:
@@ -231,6 +234,7 @@ class SolveResult:
             "game": self.game,
             "verdict": self.verdict,
             "starters": self.starters,
+            "undecided_starters": self.undecided,
             "starter": self.starter,
             "solution": [turn.to_json() for turn in self.turns],
             "explanation": self.explanation,
@@ -241,8 +245,13 @@ class SolveResult:
     def head_lines(self) -> list[str]:
         lines = [f"verdict: {self.verdict}"]
         if self.starters:
-            lines.append(f"winning starter(s): {', '.join(map(str, self.starters))}")
+            lines.append(f"winning starter(s): {self.starters_text()}")
         return lines
+
+    def starters_text(self) -> str:
+        """The winning starters, and those the budget left undecided: 'T (F undecided)'."""
+        undecided = f" ({', '.join(map(str, self.undecided))} undecided)" if self.undecided else ""
+        return ", ".join(map(str, self.starters)) + undecided
 
     def line_title(self) -> str:
         return f"solution ({self.starter} starts):" if self.starter is not None else "solution:"
@@ -251,6 +260,9 @@ class SolveResult:
         """What to do when the budget left the answer open."""
         if self.verdict == UNKNOWN:
             return "the search hit its budget; raise --time-limit or --node-limit to decide it"
+        if self.undecided:
+            who = " or ".join(map(str, self.undecided))
+            return f"the search hit its budget with {who} starting; raise --time-limit or --node-limit to decide it"
         return None
 
     def lines(self) -> list[str]:

@@ -24,7 +24,7 @@ IDS = [f"{name}{'-' + GAMES[name].variant_label(variant).replace(' ', '-') if va
 #: well within it; analyse and generate may leave moves open, which the checks allow.
 SECONDS = "4"
 
-SOLVE_KEYS = {"game", "verdict", "starters", "starter", "solution", "explanation", "stats", "seed"}
+SOLVE_KEYS = {"game", "verdict", "starters", "undecided_starters", "starter", "solution", "explanation", "stats", "seed"}
 EXPLAIN_KEYS = {"game", "verdict", "reasons", "method", "proofs", "seed"}
 ANALYSE_KEYS = {"game", "verdict", "moves", "stats", "seed"}
 MOVE_KEYS = {"move", "notation", "verdict", "reason"}

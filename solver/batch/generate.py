@@ -138,7 +138,7 @@ def deal_text(entry, variant: str, seed: int, position, result, difficulty: Diff
     if variant:
         lines.append(variant_comment(variant))
     if result.verdict == WINNABLE:
-        lines[0] += f" (winning starter(s): {', '.join(map(str, result.starters))})" if result.starters else ""
+        lines[0] += f" (winning starter(s): {result.starters_text()})" if result.starters else ""
         lines.append(f"# difficulty: {difficulty.describe() if difficulty else UNRATED}")
         starter = f"player {result.starter}" if isinstance(result.starter, int) else result.starter
         lines.append(f"# solution{f' ({starter} starts)' if starter else ''}, replayed by the rules:")

@@ -56,7 +56,8 @@ CREATE TABLE IF NOT EXISTS deals (
     variant  TEXT    NOT NULL,  -- '' for the game's standard rules, else e.g. 'players=3 expert'
     seed     INTEGER NOT NULL,
     verdict  TEXT    NOT NULL,  -- winnable, unwinnable or unknown
-    starters TEXT,              -- winning starters, comma-separated ('' if none)
+    starters TEXT,              -- winning starters, comma-separated ('' if none); a starter
+                                -- the budget left undecided follows with a '?' ('T,F?')
     score    INTEGER,           -- for games whose solve reports a score; NULL otherwise
     nodes    INTEGER NOT NULL,  -- search nodes
     seconds  REAL    NOT NULL,  -- worker time to deal and solve (both starters, line replayed)
@@ -70,6 +71,9 @@ CREATE TABLE IF NOT EXISTS deals (
 );
 """
 
+
+#: SQL: a row's starters name none that the budget left undecided (see `stored_starters`).
+NO_UNDECIDED_STARTER = "instr(coalesce({row}.starters, ''), '?') = 0"
 
 #: The SQL types of the columns added since schema version 1.
 COLUMN_TYPES = {"players": "TEXT", "score_bound": "INTEGER"}
@@ -354,7 +358,8 @@ class Store:
     def add(self, rows: list[Row]) -> None:
         """Stores rows in one transaction. A seed already stored keeps its first row, unless
         that row is `unknown` and the new one proves no less (a retry with a bigger budget
-        replaces it; see `proves_no_less`), and then keeps its score and line where they are
+        replaces it; see `proves_no_less`), or it left a starter undecided and the new one
+        decides every starter; and then it keeps its score and line where they are
         better (`found_better`). The columns are named: a newer winnable may add columns to
         the database while this survey runs, and its rows then leave them NULL."""
         def update(name: str) -> str:
@@ -371,16 +376,19 @@ class Store:
                     f"INSERT INTO deals ({', '.join(Row._fields)}) VALUES ({', '.join('?' * len(Row._fields))}) "
                     f"ON CONFLICT (game, variant, seed) DO UPDATE SET "
                     f"{', '.join(update(name) for name in Row._fields[3:])} "
-                    f"WHERE deals.verdict = '{UNKNOWN}' AND proves_no_less(excluded.verdict, excluded.score, "
-                    "excluded.score_bound, excluded.players, deals.score, deals.score_bound, deals.players)",
+                    f"WHERE (deals.verdict = '{UNKNOWN}' AND proves_no_less(excluded.verdict, excluded.score, "
+                    "excluded.score_bound, excluded.players, deals.score, deals.score_bound, deals.players)) "
+                    f"OR (NOT {NO_UNDECIDED_STARTER.format(row='deals')} AND excluded.verdict != '{UNKNOWN}' "
+                    f"AND {NO_UNDECIDED_STARTER.format(row='excluded')})",
                     rows,
                 )
 
     def done(self, game: str, variant: str, seeds: range, retry_unknown: bool = False) -> set[int]:
-        """The seeds of `seeds` already stored (with `retry_unknown`: stored and decided)."""
+        """The seeds of `seeds` already stored (with `retry_unknown`: stored and decided, every
+        starter too)."""
         cursor = self.db.execute(
             "SELECT seed FROM deals WHERE game = ? AND variant = ? AND seed BETWEEN ? AND ?"
-            + (f" AND verdict != '{UNKNOWN}'" if retry_unknown else ""),
+            + (f" AND verdict != '{UNKNOWN}' AND {NO_UNDECIDED_STARTER.format(row='deals')}" if retry_unknown else ""),
             (game, variant, seeds.start, seeds.stop - 1),
         )
         return {seed for (seed,) in cursor}
@@ -497,11 +505,17 @@ def solve_seed(entry, variant: str, seed: int, budget: Budget) -> tuple[Row, obj
     seconds = time.perf_counter() - start
     players = result.player_values
     row = Row(
-        entry.name, variant, seed, result.verdict, ",".join(map(str, result.starters)), result.score,
+        entry.name, variant, seed, result.verdict, stored_starters(result), result.score,
         result.stats.nodes, seconds, result.stats.method, "\n".join(map(str, result.solution)),
         None if players is None else json.dumps(players), result.score_bound,
     )
     return row, position, result
+
+
+def stored_starters(result) -> str:
+    """The row's starters: the winning ones, then those the budget left undecided, each with
+    a '?' ('T,F?'), so that --retry-unknown knows to solve the deal again."""
+    return ",".join([str(player) for player in result.starters] + [f"{player}?" for player in result.undecided])
 
 
 def solve_chunk(task: tuple) -> list[Row]:

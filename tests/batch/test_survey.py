@@ -537,6 +537,19 @@ def test_retry_unknown_solves_stored_unknown_rows_again_and_keeps_decided_ones(t
     assert after[20547] == first[20547] and after[20548].verdict == "unwinnable"
 
 
+def test_a_starter_left_undecided_is_stored_marked_and_retried(tmp_path):
+    """Seed 11 under 100 nodes: T's win found, F's search open. The row says so ('T,F?'), a
+    plain rerun keeps it, and --retry-unknown decides F and replaces it. (Two jobs: a worker
+    of its own, whose table no earlier test filled.)"""
+    db = tmp_path / "r.sqlite"
+    run("--seeds", "11", "--db", str(db), "--node-limit", "100", "--time-limit", "inf", "--jobs", "2")
+    assert (stored(db)[11].verdict, stored(db)[11].starters) == ("winnable", "T,F?")
+    run("--seeds", "11", "--db", str(db))
+    assert stored(db)[11].starters == "T,F?"
+    retried = json.loads(run("--seeds", "11", "--db", str(db), "--retry-unknown", "--json").stdout)
+    assert retried["new"] == 1 and stored(db)[11].starters == "T,F"
+
+
 def test_a_variant_survey_is_stored_beside_the_standard_rules(tmp_path):
     db = str(tmp_path / "r.sqlite")
     for players in ("1", "3"):

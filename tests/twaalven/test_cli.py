@@ -92,6 +92,26 @@ def test_one_starter_deal_names_only_that_starter():
     assert replay_json(rules.deal(998), data["solution"], "F").is_won()
 
 
+def test_a_starter_the_budget_left_undecided_is_never_called_lost():
+    """Seed 11 is won whoever starts; 100 nodes (and no CP-SAT: no time limit) find T's win
+    and leave F's search open, so F is undecided, never lost. Each command starts from an
+    empty table, as a fresh process does (the losses one proves shorten the next)."""
+    def fresh(*args):
+        GAMES["twaalven"].engine.forget_kernel()
+        return run(*args, "--seed", "11", "--node-limit", "100", "--time-limit", "inf")
+
+    data = json.loads(fresh("solve", "twaalven", "--json").output)
+    assert (data["verdict"], data["starters"], data["undecided_starters"]) == ("winnable", ["T"], ["F"])
+    text = fresh("solve", "twaalven").output
+    assert "winning starter(s): T (F undecided)" in text and "the search hit its budget with F starting" in text
+    explained = json.loads(fresh("explain", "twaalven", "--json").output)
+    assert explained["method"] == "none" and explained["reasons"] == [
+        "Winnable with T starting; `winnable solve` prints a winning line.",
+        "With F starting it is not decided within the budget; raise --time-limit or --node-limit to decide it."]
+    decided = json.loads(run("solve", "twaalven", "--seed", "11", "--json").output)
+    assert (decided["starters"], decided["undecided_starters"]) == (["T", "F"], [])
+
+
 def test_exhausted_budget_gives_unknown_never_a_guess():
     result = run("solve", "twaalven", "--seed", "959", "--node-limit", "1", "--time-limit", "0.000001", "--json")
     data = json.loads(result.output)
