@@ -236,7 +236,9 @@ class Engine:
     def analyse(self, position, budget: Budget | None = None, progress: Callable = iter) -> AnalyseResult:
         """For every legal move (of each starter, for a deal): does it keep the game winnable?
         The whole position is searched first with a quarter of the time; then every move gets
-        an equal share of what is left. Losing moves get a short reason where one is found."""
+        an equal share of what is left, and the moves still open share what their first pass
+        left over (an open move early in the list had the smallest share). Losing moves get a
+        short reason where one is found."""
         budget = budget or Budget()
         self.set_up(budget)
         whole = self.solve(position, budget.part(4))
@@ -245,20 +247,29 @@ class Engine:
         budget.nodes_used += whole.stats.nodes
         moves = [(start, move) for start in self.starts(position) for move in start.legal_moves()]
         first = self.first_moves(whole)
-        verdicts = []
-        for done, (start, move) in enumerate(progress(moves)):
-            after = start.apply(move)
+        verdicts: dict[int, str] = {}
+
+        def search(index: int, parts: int) -> None:
+            part = budget.part(parts)
+            found = self.solve(moves[index][0].apply(moves[index][1]), part)
+            budget.spend(part)
+            total.add(found.stats)
+            verdicts[index] = found.verdict
+
+        for index, (start, move) in enumerate(progress(moves)):
             if whole.verdict == UNWINNABLE or (start.to_move, move) in first:
-                verdict = whole.verdict
+                verdicts[index] = whole.verdict
             else:
-                part = budget.part(len(moves) - done)
-                found = self.solve(after, part)
-                budget.spend(part)
-                total.add(found.stats)
-                verdict = found.verdict
-            reason = self.short_reason(after) if verdict == UNWINNABLE else None
-            verdicts.append(MoveVerdict(move, MOVE_LABELS[verdict], reason))
-        return AnalyseResult(self.name, verdict_of_moves(whole.verdict, verdicts), verdicts, total)
+                search(index, len(moves) - index)
+        still_open = [index for index, verdict in verdicts.items() if verdict == UNKNOWN]
+        for done, index in enumerate(still_open):
+            if budget.exhausted():
+                break
+            search(index, len(still_open) - done)
+        labelled = [MoveVerdict(move, MOVE_LABELS[verdicts[index]],
+                                self.short_reason(start.apply(move)) if verdicts[index] == UNWINNABLE else None)
+                    for index, (start, move) in enumerate(moves)]
+        return AnalyseResult(self.name, verdict_of_moves(whole.verdict, labelled), labelled, total)
 
     def analyse_over(self, position, budget: Budget, objective: Objective | None = None) -> AnalyseResult:
         """The analysis of a position without legal moves: its verdict is solve's (the rules'

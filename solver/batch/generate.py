@@ -32,7 +32,7 @@ from typing import Iterator, NamedTuple
 from puzzles.errors import WinnableError, quoted
 
 from ..contract import variant_comment
-from ..result import KEEPS, LOSES, UNWINNABLE, WINNABLE, Budget
+from ..result import KEEPS, LOSES, UNKNOWN, UNWINNABLE, WINNABLE, Budget
 from .survey import batches, engine_entry, solve_seed
 
 #: Lower bounds in bits of each difficulty band.
@@ -96,16 +96,23 @@ def replays(result) -> bool:
 def measure(entry, position, result, budget: Budget) -> Difficulty | None:
     """The difficulty of a winnable deal along its solution; None if a move stayed undecided.
     Each position of the line gets an equal share of what is left of the budget, so that one
-    hard position cannot starve the rest of the line."""
+    hard position cannot starve the rest of the line; one with a move still open gets all
+    that is left, since the deal is not rated unless every move is decided."""
+    def verdicts_at(position, parts: int) -> list[str]:
+        part = budget.part(parts)
+        verdicts = [verdict.verdict for verdict in entry.engine.analyse(position, part).moves]
+        budget.spend(part)
+        return verdicts
+
     bits, legal, losing, critical = 0.0, 0, 0, 0
     current = result.start
     for index, move in enumerate(result.solution):
         if len(current.legal_moves()) == 1:  # forced, and on a winning line: nothing to analyse
             verdicts = [KEEPS]
         else:
-            part = budget.part(len(result.solution) - index)
-            verdicts = [verdict.verdict for verdict in entry.engine.analyse(current, part).moves]
-            budget.spend(part)
+            verdicts = verdicts_at(current, len(result.solution) - index)
+            if UNKNOWN in verdicts and not budget.exhausted():
+                verdicts = verdicts_at(current, 1)
         keeps, loses = verdicts.count(KEEPS), verdicts.count(LOSES)
         if keeps + loses != len(verdicts) or keeps == 0:
             return None
