@@ -12,6 +12,7 @@ from puzzles.cards import card_name, parse_card, shuffled_deck
 from puzzles.errors import IllegalMoveError, IllegalPositionError, ParseError
 from puzzles.sir_tommy import EndTurn, Play, Position
 from solver._native import deal as native_deal
+from solver.games.sir_tommy.reasons import where
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -344,3 +345,14 @@ def test_reference_search_wins_and_loses_small_deals():
     for move in line:
         end = end.apply(move)
     assert end.is_won()
+
+
+def test_explanations_place_cards_as_a_player_at_the_deal_sees_them():
+    """A fresh deal's first three cards are U's draw of the turn in progress, not a hand held
+    before it, and the next three are drawn in the next turn (D's): explain said '(hand)' and
+    'drawn in turn 1 from now' of them."""
+    deal = st.deal(5, rows=1)
+    stock = shuffled_deck(5)
+    assert where(deal, stock[0]) == f"{card_name(stock[0])} (drawn this turn, by U)"
+    assert where(deal, stock[3]) == f"{card_name(stock[3])} (stock, drawn 1 turn after this one)"
+    assert where(deal, stock[9]) == f"{card_name(stock[9])} (stock, drawn 3 turns after this one)"

@@ -23,16 +23,18 @@ def tops(position: Position, player: str) -> list[int]:
 
 
 def where(position: Position, card: int) -> str:
-    """Where a card is: '8H (row 2, top)', '3C (row 1, 2 beneath the top)', 'QS (hand)',
-    '5C (stock, drawn in turn 4 from now)'."""
+    """Where a card is: '8H (row 2, top)', '3C (row 1, 2 beneath the top)', 'QS (drawn this
+    turn, by U)', '5C (stock, drawn 4 turns after this one)'. A turn starts with its draw, so
+    the turn in progress, a fresh deal's included, has drawn its cards already."""
     for number, row in enumerate(position.rows, start=1):
         if card in row:
             depth = row.index(card)
             place = "top" if depth == len(row) - 1 else f"{len(row) - 1 - depth} beneath the top"
             return f"{card_name(card)} (row {number}, {place})"
     if card in position.hand:
-        return f"{card_name(card)} (hand)"
-    return f"{card_name(card)} (stock, drawn in turn {1 + position.stock.index(card) // rules.DRAW} from now)"
+        return f"{card_name(card)} (drawn this turn, by {position.to_move})"
+    turns = 1 + position.stock.index(card) // rules.DRAW
+    return f"{card_name(card)} (stock, drawn {turns} turn{'s' if turns > 1 else ''} after this one)"
 
 
 def off_foundations(position: Position) -> list[int]:
