@@ -118,6 +118,21 @@ def test_a_node_limit_leaves_proven_bounds_and_no_line():
         assert bounded["result"] == "bounds" or bounded["line"]
 
 
+def test_the_movers_line_is_given_once_their_guarantee_is_exact_though_other_values_are_open():
+    """Seed 5 on values 1..6: the guarantees take 23,573 nodes (under a node limit searches run
+    one at a time, so counts do not depend on timing), and 31,530 nodes (three quarters for the
+    guarantees) leave the cooperative bests open. The mover's guarantee (0) is exact, so its
+    line is given: solve printed none while any value was open."""
+    deal = e.deal(5, players=3, values=6)
+    engine.forget_kernel()
+    result = engine.solve(deal, Budget(time_limit=SAFETY_SECONDS, node_limit=31_530))
+    assert result.verdict == UNKNOWN and result.details["result"] == "bounds"
+    assert [p.guaranteed.text() for p in result.players] == ["0", "8", "7"]
+    assert not any(p.cooperative.exact for p in result.players)
+    assert result.solution and result.optimal and e.replay(deal, result.solution).final_score(1) == 0
+    assert "line realising player 1's guarantee" in "\n".join(result.lines())
+
+
 def test_guarantees_too_large_to_finish_leave_the_cooperative_bests_their_share(monkeypatch):
     monkeypatch.setattr(parallel, "search_threads", 1)  # seconds searched then add up to the wall time
     deal = e.deal(7, players=3)  # a full deal: minutes to prove its guarantees

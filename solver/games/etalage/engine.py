@@ -260,7 +260,7 @@ class EtalageEngine(Engine):
         decided = all(v.exact for v in values) and bool(focus.guaranteed.moves or position.is_over())
         stats = Stats(sum(v.nodes for v in found.values()), time.perf_counter() - started,
                       "rules" if position.is_over() else "alpha-beta")
-        moves = focus.guaranteed.moves if decided else []
+        moves = focus.guaranteed.moves  # the mover's line, once their guarantee is exact
         return EtalageResult(
             game=self.name, verdict=WINNABLE if decided else UNKNOWN, starters=[], solution=moves,
             starter=position.to_move, explanation=None, stats=stats, start=position,
