@@ -322,6 +322,15 @@ def check_position(position: Position, scores_given: bool = True) -> None:
                     f"player {earlier} picked before player {order[p.picked]} while the display held cards,"
                     f" but has scored nothing"
                 )
+        # each of those picks took a whole colour away, and the trick joins the display only
+        # after the distribution: so at most the colours in play less the picks made are left
+        colours = len({colour_of(c) for c in p.display})
+        if colours + p.picked > p.players:
+            raise IllegalPositionError(
+                f"the display shows {amount(colours, 'colour')} after {amount(p.picked, 'pick')} of this trick's"
+                f" distribution, but each pick took a colour of the {p.players} in play away: at most"
+                f" {p.players - p.picked} can be left"
+            )
     elif p.picked:
         raise IllegalPositionError("picks under way before the trick is complete")
 
@@ -353,6 +362,8 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
         top = int(match.group(1))
         if values is not None and values != top:
             raise ParseError(f"values 1-{top} but --values {values}", line)
+        if not 2 <= top <= TOP:  # here, with its line: _check_values below could only name the range
+            raise ParseError(f"values 1-{top}: the highest value must be 2 to {TOP}", line)
     _check_values(top)
     count = len(hands)
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
@@ -387,6 +398,10 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
 
     display = cards(*fields["display"])
     parsed_hands = tuple(cards(*hands[n]) for n in range(1, len(hands) + 1))
+    for number, hand in enumerate(parsed_hands, start=1):  # here, with its line, as for the cards
+        if len(hand) > top - 1:
+            raise ParseError(f"hand {number} holds {amount(len(hand), 'card')}; a hand holds at most {top - 1}",
+                             hands[number][1])
     trick = cards(*fields["trick"]) if "trick" in fields else ()
     scores = numbers("scores", count, (0,) * count)
     leader = numbers("leader", 1, (1,))[0]
@@ -399,12 +414,16 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
         if not position.distributing:
             raise ParseError(f"to-pick {who}, but the trick holds {len(trick)} of {count} cards", line)
         order = pick_order(trick, leader, count)
+        if not order:
+            raise ParseError(f"to-pick {who}: nobody picks, since the trick's strongest colours tie;"
+                             f" leave the line out", line)
         if who not in order:
-            entitled = " ".join(map(str, order)) or "nobody"
-            raise ParseError(f"to-pick {who}: the players entitled to pick are {entitled}", line)
+            raise ParseError(f"to-pick {who}: the players entitled to pick are {' '.join(map(str, order))}", line)
         position = replace(position, picked=order.index(who))
     elif position.distributing:
-        raise ParseError("the trick is complete: a 'to-pick:' line must say who picks next")
+        if pick_order(trick, leader, count):
+            raise ParseError("the trick is complete: a 'to-pick:' line must say who picks next")
+        position = position.settled()  # a tie at the top: nobody picks, the trick joins the display
     check_position(position, scores_given="scores" in fields)
     if "moves" in fields:
         moves = parse_record(*fields["moves"], position)

@@ -177,7 +177,10 @@ def test_a_position_mid_distribution_names_who_picks_next():
 @pytest.mark.parametrize("text, message", [
     ("display: 1R 2R 3R\nhand 1: 7O 1G\nhand 2: 2Y 3Y\nhand 3: 4Y 5Y\n", "^line 2: card 7O is not in play"),
     ("values: 1-5\ndisplay: 1R 2R 3R\nhand 1: 6G 1G\nhand 2: 2Y 3Y\nhand 3: 4Y 5Y\n", "^line 3: card 6G is not in play"),
-    ("display: 1R 2R 3R\nhand 1: 1G 2G 3G 4G 5G 6G 7G 8G 9G 10G\nhand 2: 1Y\nhand 3: 2Y\n", "hand 1 holds 10 cards"),
+    ("display: 1R 2R 3R\nhand 1: 1G 2G 3G 4G 5G 6G 7G 8G 9G 10G\nhand 2: 1Y\nhand 3: 2Y\n",
+     "^line 2: hand 1 holds 10 cards; a hand holds at most 9$"),
+    ("values: 1-11\ndisplay: 1R\nhand 1: 4R\nhand 2: 1Y\nhand 3: 3Y\n",
+     "^line 1: values 1-11: the highest value must be 2 to 10$"),
     ("display: 1R 2R 3R\nhand 1: 4R 5R 6R 7R 8R 9R 10R 1G 2G 3G\nhand 2: 1Y 2Y 3Y 4Y 5Y 6Y 7Y 8Y 9Y 10Y\n"
      "hand 3: 4G 5G 6G 7G 8G 9G 10G 1O 2O 3O\n", "^line 4: card 1O is not in play"),
     ("display: 1R 2R\nhand 1: 4R 5R\nhand 2: 1Y 2Y\nhand 3: 3Y 4Y\n",
@@ -244,8 +247,41 @@ def test_ten_cards_in_a_hand_are_refused():
     lines = deal.splitlines()
     lines[1] += " " + lines[2].split()[-1]
     lines[2] = " ".join(lines[2].split()[:-1])
-    with pytest.raises(IllegalPositionError, match="hand 1 holds 10 cards; a hand holds at most 9"):
+    with pytest.raises(ParseError, match="^line 2: hand 1 holds 10 cards; a hand holds at most 9$"):
         e.parse("\n".join(lines))
+
+
+def test_a_distribution_leaves_no_more_colours_than_its_picks_left_in_play():
+    """Each pick takes a whole colour away and the trick joins the display only after the
+    distribution, so after k picks at most P - k colours show: with players 2 and 3 picked
+    (to-pick 1), three colours on display cannot arise (it was accepted and analysed)."""
+    text = ("display: 2Y 9R 4G\nhand 1: 9Y 3R 10Y 2G\nhand 2: 7R 3Y 7Y 4R\nhand 3: 3G 6R 1Y 5Y\n"
+            "scores: 9 28 31\nleader: 2\ntrick: 8Y 4Y 10R\n")
+    assert e.parse(text + "to-pick: 2\n").order == (2, 3, 1)
+    with pytest.raises(IllegalPositionError, match="^the display shows 3 colours after 2 picks of this trick's "
+                                                   "distribution, .* at most 1 can be left$"):
+        e.parse(text + "to-pick: 1\n")
+    with pytest.raises(IllegalPositionError, match="after 1 pick of .* at most 2 can be left$"):
+        e.parse(text + "to-pick: 3\n")
+    rng = random.Random(5)  # and every position play reaches passes
+    for seed in range(20):
+        pos = e.deal(seed, players=3 + seed % 4, values=4)
+        while pos.legal_moves():
+            pos = pos.apply(rng.choice(pos.legal_moves()))
+            e.check_position(pos)
+
+
+def test_a_complete_trick_whose_strongest_colours_tie_reads_as_the_position_after_it():
+    """Nobody picks, so the trick joins the display and the same leader leads: a 'to-pick:'
+    line has nobody to name (the two messages once sent the user in a circle)."""
+    text = ("values: 1-5\ndisplay: 1R 2R 3R\nhand 1: 1Y 2Y 3Y\nhand 2: 4Y 5Y 2G\nhand 3: 5R 5G 4G\n"
+            "leader: 1\ntrick: 4R 1G 3G\n")
+    after = e.parse(text)
+    assert after == e.parse(text.replace("trick: 4R 1G 3G", "trick: -").replace("1R 2R 3R", "1R 2R 3R 4R 1G 3G"))
+    assert after.trick == () and after.leader == 1 and after.to_move == 1
+    with pytest.raises(ParseError, match="^line 8: to-pick 1: nobody picks, since the trick's strongest colours "
+                                         "tie; leave the line out$"):
+        e.parse(text + "to-pick: 1\n")
 
 
 # --- the plain search ------------------------------------------------------------------------------
