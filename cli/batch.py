@@ -183,11 +183,12 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
     this line. easy < 6 bits <= medium < 10 bits <= hard. Also reported: the share of
     legal moves that lose, critical moves (exactly one move keeps it winnable, at least
     one loses) and the search effort in nodes.
-    --json prints {"game", "variant", "requested", "found", "seeds_examined", "seeds": [FIRST,
-    LAST], "files": [{"path", "seed", "verdict", "difficulty", "reasons"}]} (variant as survey
-    stores it, '' for the standard rules; seeds_examined counts the seeds solved, in
-    batches of 4 (64 with --unwinnable) handed to the workers, so it may run past the
-    last deal kept); difficulty is {"band", "bits", "loss_share", "decisions",
+    --json prints {"game", "variant", "requested", "found", "seeds_examined",
+    "seeds_undecided", "seeds": [FIRST, LAST], "files": [{"path", "seed", "verdict",
+    "difficulty", "reasons"}]} (variant as survey stores it, '' for the standard rules;
+    seeds_examined counts the seeds solved, in batches of 4 (64 with --unwinnable) handed
+    to the workers, so it may run past the last deal kept; seeds_undecided those of them
+    the budget left undecided, none of which is written); difficulty is {"band", "bits", "loss_share", "decisions",
     "legal_moves", "losing_moves", "critical_moves", "nodes"} for winnable deals (null
     when a move stayed undecided: the deal is written unrated unless --difficulty asks
     for a band), reasons a list for unwinnable ones.
@@ -211,11 +212,12 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
         os.makedirs(out_dir, exist_ok=True)
     except OSError as error:
         raise InputError(f"--out {shown(out_dir)}: cannot make that directory ({error.strerror})") from None
-    written, examined = [], 0
+    written, examined, undecided = [], 0, 0
     try:
         with surveying.workers(jobs) as run_tasks, progress(total=count, unit="deal") as bar:
-            for chunk_size, found in run_tasks(generating.examine_chunk, work, ordered=True):
+            for chunk_size, chunk_undecided, found in run_tasks(generating.examine_chunk, work, ordered=True):
                 examined += chunk_size
+                undecided += chunk_undecided
                 for deal in found[:count - len(written)]:
                     path = os.path.join(out_dir, "-".join([entry.name, *variant.split(), f"{deal.seed}.txt"]))
                     write_file(path, deal.text)
@@ -234,7 +236,7 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
         files = [{key: deal[key] for key in ("path", "seed", "verdict", "difficulty", "reasons")} for deal in written]
         emit_json({
             "game": entry.name, "variant": variant, "requested": count, "found": len(written), "seeds_examined": examined,
-            "seeds": [seeds.start, seeds.stop - 1], "files": files,
+            "seeds_undecided": undecided, "seeds": [seeds.start, seeds.stop - 1], "files": files,
         })
         return
     for deal in written:
@@ -247,6 +249,9 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
     if len(written) < count:
         click.echo(f"the search budget (--seeds {seeds.start}-{seeds.stop - 1}) ran out first; "
                    "give a further range with --seeds to find more")
+    if undecided:
+        click.echo(f"{undecided} of the seeds examined stayed undecided within --time-limit and --node-limit; "
+                   "raise them to decide such deals")
 
 
 @click.command(epilog=EXIT_CODES)

@@ -156,15 +156,17 @@ def deal_text(entry, variant: str, seed: int, position, result, difficulty: Diff
     return "\n".join(lines) + "\n" + entry.rules.format_position(position)
 
 
-def examine_chunk(task: tuple) -> tuple[int, list[Found]]:
+def examine_chunk(task: tuple) -> tuple[int, int, list[Found]]:
     """Worker task (game, variant, seeds, wanted, time_limit, node_limit, table_mib), wanted being
-    a band, 'any' or 'unwinnable': (seeds examined, deals that fit)."""
+    a band, 'any' or 'unwinnable': (seeds examined, those the budget left undecided, deals that
+    fit)."""
     game, variant, seeds, wanted, time_limit, node_limit, table_mib = task
     entry = engine_entry(game)
-    found = []
+    found, undecided = [], 0
     for seed in seeds:
         budget = Budget(time_limit, node_limit, table_mib=table_mib)
         _, position, result = solve_seed(entry, variant, seed, budget)
+        undecided += result.verdict == UNKNOWN
         if wanted == "unwinnable":
             if result.verdict == UNWINNABLE:
                 explanation = entry.engine.explain(position, budget)
@@ -180,7 +182,7 @@ def examine_chunk(task: tuple) -> tuple[int, list[Found]]:
         if wanted == "any" or (difficulty and difficulty.band == wanted):  # 'any' keeps unrated deals
             text = deal_text(entry, variant, seed, position, result, difficulty, None)
             found.append(Found(seed, WINNABLE, difficulty.to_json() if difficulty else None, None, text))
-    return len(seeds), found
+    return len(seeds), undecided, found
 
 
 def tasks(game: str, variant: str, seeds: range, wanted: str, budget: tuple) -> Iterator[tuple]:

@@ -248,7 +248,8 @@ def test_json_has_exactly_the_keys_its_help_lists(tmp_path):
     data = json.loads(run("--count", "1", "--seeds", "1-2", "--out", str(tmp_path), "--jobs", "1", "--json").stdout)
     listed = run("--help").output.split("--json prints {", 1)[1].split("\n\n", 1)[0]
     shown = {key for key in data if f'"{key}"' in listed}
-    assert shown == set(data) == {"game", "variant", "requested", "found", "seeds_examined", "seeds", "files"}
+    assert shown == set(data) == {"game", "variant", "requested", "found", "seeds_examined", "seeds_undecided", "seeds",
+                                "files"}
 
 
 def test_a_deal_is_rated_under_a_time_limit_far_above_its_work(tmp_path):
@@ -263,3 +264,13 @@ def test_a_deal_is_rated_under_a_time_limit_far_above_its_work(tmp_path):
     assert result.exit_code == 0, result.output
     text = (out / "all-in-a-row-1.txt").read_text()
     assert "# difficulty: hard (27.3 bits); 43 of 117 legal moves along the line lose" in text
+
+
+def test_seeds_the_budget_left_undecided_are_counted_and_the_advice_says_so(tmp_path):
+    """Two full Etalage deals under 1000 nodes stay undecided: the command said only that the
+    seeds ran out, pointing the user to more seeds rather than a bigger budget."""
+    args = ["etalage", "--count", "1", "--seeds", "1-2", "--out", str(tmp_path), "--jobs", "1", "--node-limit", "1000"]
+    data = json.loads(CliRunner().invoke(generate, [*args, "--json"]).stdout)
+    assert (data["found"], data["seeds_examined"], data["seeds_undecided"]) == (0, 2, 2)
+    text = CliRunner().invoke(generate, args).output
+    assert "2 of the seeds examined stayed undecided within --time-limit and --node-limit" in text
