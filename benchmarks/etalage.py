@@ -74,8 +74,8 @@ def share(count: int, total: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--values", type=int, default=rules.TOP)
+    parser.add_argument("--players", type=int, default=3, choices=range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1))
+    parser.add_argument("--values", type=int, default=rules.TOP, choices=range(2, rules.TOP + 1))
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-100"))
     parser.add_argument("--from-trick", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=60.0)
@@ -95,6 +95,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.cooperative_limit is None:
         args.cooperative_limit = args.time_limit
+    if not 1 <= args.from_trick <= args.values - 1:
+        parser.error(f"--from-trick {args.from_trick}: a deal of values 1-{args.values} has tricks 1 to {args.values - 1}")
     if args.threads < 1:
         parser.error(f"--threads {args.threads}: at least 1")
     parallel.search_threads = args.threads
