@@ -188,10 +188,10 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
     "difficulty", "reasons"}]} (variant as survey stores it, '' for the standard rules;
     seeds_examined counts the seeds solved, in batches of 4 (64 with --unwinnable) handed
     to the workers, so it may run past the last deal kept; seeds_undecided those of them
-    the budget left undecided, none of which is written); difficulty is {"band", "bits", "loss_share", "decisions",
-    "legal_moves", "losing_moves", "critical_moves", "nodes"} for winnable deals (null
-    when a move stayed undecided: the deal is written unrated unless --difficulty asks
-    for a band), reasons a list for unwinnable ones.
+    the budget left undecided, none of which is written); difficulty is {"band", "bits",
+    "loss_share", "decisions", "legal_moves", "losing_moves", "critical_moves", "nodes"}
+    for winnable deals (null when a move stayed undecided: the deal is written unrated
+    unless --difficulty asks for a band), reasons a list for unwinnable ones.
     """
     entry = game_choice(game_name)
     variant = variant_of(entry, given)
