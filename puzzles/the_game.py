@@ -355,6 +355,8 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(f"to-move {p.to_move}: there are players 1 to {p.players}")
     if not 0 <= p.played <= len(gone):
         raise IllegalPositionError(f"{amount(p.played, 'card')} played this turn but only {len(gone)} are gone")
+    if p.played > p.hand_size:  # before the hands, whose size it would make negative
+        raise IllegalPositionError(f"{p.played} cards played this turn from a hand of {p.hand_size}")
     for number, hand in enumerate(p.hands, start=1):
         full = p.hand_size - (p.played if number == p.to_move else 0)
         if len(hand) > full or (p.draw and len(hand) != full and not p.SHORT_HANDS):
@@ -364,8 +366,6 @@ def check_position(position: Position) -> None:
             )
     if p.played == 0 and not p.hand and seen:
         raise IllegalPositionError(f"player {p.to_move} is to move with no cards; such players are skipped")
-    if p.played > p.hand_size:
-        raise IllegalPositionError(f"{p.played} cards played this turn from a hand of {p.hand_size}")
     if 0 < p.played < p.minimum and not p.turn_completable():
         raise IllegalPositionError(
             f"player {p.to_move} has played {p.played} of the {p.minimum} cards a turn needs and cannot play the rest"

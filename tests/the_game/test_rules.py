@@ -231,6 +231,14 @@ def test_the_player_to_move_must_hold_cards_at_the_start_of_a_turn():
         g.parse(text)
 
 
+def test_more_cards_played_this_turn_than_a_hand_holds_says_so():
+    """It was named by the hands first: 'hand 1 holds 0 cards; ... it must hold exactly -2'."""
+    text = ("cards: 2-20\nhand-size: 2\nhand 1: -\nhand 2: -\ndraw: 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n"
+            "piles: 18 19 20 2\nto-move: 1\nplayed: 4\n")
+    with pytest.raises(IllegalPositionError, match="^4 cards played this turn from a hand of 2$"):
+        g.parse(text)
+
+
 def test_hand_sizes_must_match_the_draw_pile():
     deal = g.deal(9, players=2).start(1)
     pos = deal.apply(deal.legal_moves()[0])
