@@ -268,7 +268,9 @@ def report(db_path, plot_path, as_json):
     "seconds": {"median", "p90", "p99", "max", "mean", "total"}, "players", "scores"}]};
     "players" is null but for a game that values every player (Etalage):
     {"deals", "exact_deals", "mean_guaranteed" (by seat, over the exact deals),
-    "pairs", "cooperative_above", "cooperative_not_above", "undecided", "not_searched"};
+    "se_guaranteed" (their standard errors; null with fewer than two), "leader_lowest"
+    (deals whose seat 1 is sure of less than every other seat), "pairs",
+    "cooperative_above", "cooperative_not_above", "undecided", "not_searched"};
     "scores" is null but for an optimisation that values no player one by one (The
     Game's fewest cards left, Quick & Easy's most cards played, Sir Tommy's
     --maximise): {"deals" (those with a score: Sir Tommy's won ones), "optimal" (score

@@ -6,7 +6,9 @@ many scores are proven optimal; as a table, as JSON, or as a matplotlib figure."
 from __future__ import annotations
 
 import io
+import math
 import os
+import statistics
 from dataclasses import dataclass
 
 from ..result import UNKNOWN, UNWINNABLE, WINNABLE
@@ -22,12 +24,15 @@ def percentile(ascending: list[float], share: float) -> float:
 @dataclass
 class Seats:
     """The players' values (a survey row's `players`) over a group's deals: the mean guarantee
-    by seat (does leading first help?) over the deals whose guarantees are all exact, and how
-    often a player's cooperative best is proven above their guarantee."""
+    by seat (does leading first help?) over the deals whose guarantees are all exact, with its
+    standard error and how often seat 1, who leads the first trick, is sure of the least; and
+    how often a player's cooperative best is proven above their guarantee."""
 
     deals: int
     exact_deals: int
     mean_guaranteed: list[float]
+    standard_errors: list[float] | None  # of those means; None with fewer than two exact deals
+    leader_lowest: int  # exact deals whose seat 1 has a guarantee below every other seat's
     pairs: int  # (player, deal)
     cooperative_above: int  # the cooperative best's proven least above the guarantee's proven most
     cooperative_not_above: int  # the cooperative best's proven most at the guarantee's proven least
@@ -40,24 +45,32 @@ class Seats:
             return None
         exact = [deal for deal in deals if all(p["guaranteed"] == p["guaranteed_bound"] for p in deal)]
         seats = max(len(deal) for deal in exact) if exact else 0
-        means = [sum(deal[seat]["guaranteed"] for deal in exact) / len(exact) for seat in range(seats)]
+        by_seat = [[deal[seat]["guaranteed"] for deal in exact] for seat in range(seats)]
+        means = [statistics.fmean(values) for values in by_seat]
+        errors = [statistics.stdev(values) / math.sqrt(len(values)) for values in by_seat] if len(exact) > 1 else None
+        lowest = sum(deal[0]["guaranteed"] < min(p["guaranteed"] for p in deal[1:]) for deal in exact)
         pairs = [p for deal in deals for p in deal]
         searched = [p for p in pairs if p["cooperative_best"] is not None]
         above = sum(p["cooperative_best"] > p["guaranteed_bound"] for p in searched)
         not_above = sum(p["cooperative_bound"] <= p["guaranteed"] for p in searched)
-        return cls(len(deals), len(exact), means, len(pairs), above, not_above, len(searched) - above - not_above,
-                   len(pairs) - len(searched))
+        return cls(len(deals), len(exact), means, errors, lowest, len(pairs), above, not_above,
+                   len(searched) - above - not_above, len(pairs) - len(searched))
 
     def to_json(self) -> dict:
         return {"deals": self.deals, "exact_deals": self.exact_deals,
-                "mean_guaranteed": [round(mean, 6) for mean in self.mean_guaranteed], "pairs": self.pairs,
+                "mean_guaranteed": [round(mean, 6) for mean in self.mean_guaranteed],
+                "se_guaranteed": self.standard_errors and [round(error, 6) for error in self.standard_errors],
+                "leader_lowest": self.leader_lowest, "pairs": self.pairs,
                 "cooperative_above": self.cooperative_above, "cooperative_not_above": self.cooperative_not_above,
                 "undecided": self.undecided, "not_searched": self.not_searched}
 
     def line(self) -> str:
         means = ", ".join(f"{mean:.2f}" for mean in self.mean_guaranteed) or "-"
-        seats = (f"mean guarantee by seat {means} (over {self.exact_deals} of {self.deals} deals, those with every "
-                 f"guarantee exact)")
+        errors = ("standard errors " + ", ".join(f"{error:.2f}" for error in self.standard_errors) + "; "
+                  if self.standard_errors else "")
+        lowest = f"; seat 1, who leads first, lowest in {self.leader_lowest}" if self.exact_deals else ""
+        seats = (f"mean guarantee by seat {means} ({errors}over {self.exact_deals} of {self.deals} deals, those "
+                 f"with every guarantee exact{lowest})")
         if self.not_searched == self.pairs:
             return seats + "; cooperative bests not searched"
         return (seats + f"; cooperative best above the guarantee in {self.cooperative_above} of "

@@ -1,9 +1,11 @@
 """Reports from a survey database: the table, the JSON numbers and the plot."""
 
 import json
+import math
 import os
 import shutil
 import sqlite3
+import statistics
 from contextlib import closing
 
 import pytest
@@ -179,13 +181,17 @@ def test_etalage_seats_are_the_reference_search_s_guarantees(tmp_path):
     deals = [etalage.deal(seed, players=3, values=4) for seed in range(1, 7)]
     values = [[etalage.values(deal, player) for player in (1, 2, 3)] for deal in deals]
     seats = json.loads(CliRunner().invoke(report, [path, "--json"]).stdout)["groups"][0]["players"]
+    by_seat = [[v[s][0] for v in values] for s in range(3)]
     assert seats == {
-        "deals": 6, "exact_deals": 6, "mean_guaranteed": [round(sum(v[s][0] for v in values) / 6, 6) for s in range(3)],
-        "pairs": 18, "cooperative_above": sum(g < b for v in values for g, b in v), "undecided": 0,
+        "deals": 6, "exact_deals": 6, "mean_guaranteed": [round(sum(g) / 6, 6) for g in by_seat],
+        "se_guaranteed": [round(statistics.stdev(g) / math.sqrt(6), 6) for g in by_seat],
+        "leader_lowest": sum(v[0][0] < min(v[1][0], v[2][0]) for v in values), "pairs": 18, "cooperative_above": sum(g < b for v in values for g, b in v), "undecided": 0,
         "cooperative_not_above": sum(g == b for v in values for g, b in v), "not_searched": 0,
     }
     means = ", ".join(f"{mean:.2f}" for mean in seats["mean_guaranteed"])
-    assert surveyed.output.splitlines()[-1].startswith(f"mean guarantee by seat {means} (over 6 of 6 deals")
+    errors = ", ".join(f"{error:.2f}" for error in seats["se_guaranteed"])
+    assert surveyed.output.splitlines()[-1].startswith(
+        f"mean guarantee by seat {means} (standard errors {errors}; over 6 of 6 deals")
     assert f"etalage (values=4): mean guarantee by seat {means}" in CliRunner().invoke(report, [path]).stdout
 
     # The guarantees alone: the same seats, stored apart as a variant of their own.
@@ -193,8 +199,9 @@ def test_etalage_seats_are_the_reference_search_s_guarantees(tmp_path):
                                         "--guarantees-only"])
     assert alone.exit_code == 0, alone.output
     assert alone.output.startswith("Etalage (values=4 guarantees-only), seeds 1-6: 6 deals (6 solved now")
-    assert alone.output.splitlines()[-1] == (f"mean guarantee by seat {means} (over 6 of 6 deals, those with every "
-                                             "guarantee exact); cooperative bests not searched")
+    assert alone.output.splitlines()[-1] == (
+        f"mean guarantee by seat {means} (standard errors {errors}; over 6 of 6 deals, those with every guarantee "
+        f"exact; seat 1, who leads first, lowest in {seats['leader_lowest']}); cooperative bests not searched")
     groups = json.loads(CliRunner().invoke(report, [path, "--json"]).stdout)["groups"]
     assert [group["variant"] for group in groups] == ["values=4", "values=4 guarantees-only"]
     assert groups[1]["players"] == {**seats, "cooperative_above": 0, "cooperative_not_above": 0, "not_searched": 18}
