@@ -360,7 +360,7 @@ def check_position(position: Position) -> None:
     for number, hand in enumerate(p.hands, start=1):
         full = p.hand_size - (p.played if number == p.to_move else 0)
         if len(hand) > full or (p.draw and len(hand) != full and not p.SHORT_HANDS):
-            rule = "exactly" if p.draw else "at most"
+            rule = "exactly" if p.draw and not p.SHORT_HANDS else "at most"
             raise IllegalPositionError(
                 f"hand {number} holds {amount(len(hand), 'card')}; with {len(p.draw)} left to draw it must hold {rule} {full}"
             )

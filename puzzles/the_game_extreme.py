@@ -219,6 +219,11 @@ def check_position(position: Position) -> None:
         raise IllegalPositionError(
             f"the position shows {amount(len(p.marks), 'instruction')}; a deck 2..{p.top} has {marked}"
             f" and only {amount(hidden, 'card')} hidden under the piles")
+    if p.to_move is not None and p.draw:  # a turn ends with a draw of at least one card while any are left
+        for number, hand in enumerate(p.hands, start=1):
+            if not hand and number != p.to_move:
+                raise IllegalPositionError(f"hand {number} is empty with {len(p.draw)} left to draw; a turn ends with a"
+                                           " draw of at least one card while the draw pile lasts")
     if p.to_move is None or p.played == 0:
         if p.turn_pile is not None or p.three or p.stopped:
             raise IllegalPositionError("'this-turn:' describes cards played this turn, but 'played:' is 0")

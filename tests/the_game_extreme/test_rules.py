@@ -3,6 +3,7 @@ docs/games/the-game-extreme.md, the seeded deal, and the text format's error pat
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
@@ -180,3 +181,39 @@ def test_a_position_mid_turn_round_trips_with_marked_pile_tops_and_its_turn_stat
     text = x.format_position(pos)
     assert "this-turn: up1 three" in text and "piles: 20!same-pile 1 100 100" in text
     assert x.format_position(x.parse(text)) == text  # the three under 20 is hidden now
+
+
+def late_start_of_turn(seed: int = 3) -> x.Position:
+    """A 2-player position at the start of a turn, the draw pile not yet used up: random play
+    from a reduced deal, each turn ended as soon as it may be."""
+    position, rng = x.deal(seed, players=2, top=30).start(1), random.Random(1)
+    for _ in range(6):
+        position = position.apply(rng.choice(position.legal_moves()))
+    while position.played:
+        ends = [move for move in position.legal_moves() if isinstance(move, EndTurn)]
+        position = position.apply(ends[0] if ends else position.legal_moves()[0])
+    assert position.draw
+    return position
+
+
+def test_a_hand_left_empty_while_the_draw_pile_lasts_is_refused():
+    """Hands may be short (draw-one draws one card) but a turn always draws one while any are
+    left, so only the mover, mid-turn, can hold none: an empty hand 2 was accepted."""
+    position = late_start_of_turn()
+    other = 3 - position.to_move
+    hands = list(position.hands)
+    emptied = replace(position, hands=(*hands[:other - 1], (), *hands[other:]), draw=position.draw + hands[other - 1])
+    with pytest.raises(IllegalPositionError, match=f"^hand {other} is empty with {len(emptied.draw)} left to draw"):
+        x.check_position(emptied)
+
+
+def test_a_hand_too_full_is_told_its_most_not_an_exact_size():
+    """Extreme's hands may be short, so the bound a hand breaks is 'at most' (it said 'exactly')."""
+    position = late_start_of_turn()
+    other = 3 - position.to_move
+    hands = list(position.hands)
+    grown = hands[other - 1] + position.draw[:position.hand_size + 1 - len(hands[other - 1])]
+    overfull = replace(position, hands=(*hands[:other - 1], grown, *hands[other:]),
+                       draw=position.draw[len(grown) - len(hands[other - 1]):])
+    with pytest.raises(IllegalPositionError, match=f"must hold at most {position.hand_size}$"):
+        x.check_position(overfull)
