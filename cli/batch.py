@@ -68,7 +68,8 @@ def interrupted(what: str):
 @click.option("--db", "db_path", metavar="FILE", required=True, help="SQLite results database (created if missing).")
 @jobs_option
 @click.option("--cluster", metavar="ADDRESS", help="Run on the Dask scheduler at ADDRESS (pip install 'winnable[cluster]').")
-@click.option("--retry-unknown", is_flag=True, help="Also solve again the deals stored as 'unknown' (give a bigger budget).")
+@click.option("--retry-unknown", is_flag=True, help="Also solve again the deals stored as 'unknown' or with a starter left "
+              "undecided (give a bigger budget).")
 @with_game_options("rules", "solve")
 @budget_options
 def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, as_json, time_limit, node_limit,
@@ -188,7 +189,8 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
     "difficulty", "reasons"}]} (variant as survey stores it, '' for the standard rules;
     seeds_examined counts the seeds solved, in batches of 4 (64 with --unwinnable) handed
     to the workers, so it may run past the last deal kept; seeds_undecided those of them
-    the budget left undecided, none of which is written); difficulty is {"band", "bits",
+    the budget left undecided, the verdict or, with --difficulty, a move along the line:
+    none of them is written); difficulty is {"band", "bits",
     "loss_share", "decisions", "legal_moves", "losing_moves", "critical_moves", "nodes"}
     for winnable deals (null when a move stayed undecided: the deal is written unrated
     unless --difficulty asks for a band), reasons a list for unwinnable ones.

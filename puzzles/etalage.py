@@ -261,6 +261,16 @@ def deal(seed: int, players: int = 3, values: int = TOP) -> Position:
     return position
 
 
+def _check_display_before_picks(display: tuple[int, ...], players: int) -> None:
+    """Until a trick's distribution takes from it, the display holds a card a player at least:
+    the deal's, or the last trick's, which joined it."""
+    if len(display) < players:
+        raise IllegalPositionError(
+            f"the display holds {amount(len(display), 'card')}; until a trick is complete it holds at least"
+            f" {players}, the deal's or the last trick's"
+        )
+
+
 def check_position(position: Position, scores_given: bool = True) -> None:
     """Raises IllegalPositionError unless the position can arise in the game; `scores_given`
     False (a text without a 'scores:' line) adds that hint where the scores do not add up."""
@@ -304,11 +314,8 @@ def check_position(position: Position, scores_given: bool = True) -> None:
             f"the scores add up to {sum(p.scores)}, but the cards taken (those not in the display,"
             f" a hand or the trick) are worth {worth}{unscored}"
         )
-    if not p.distributing and len(p.display) < p.players:
-        raise IllegalPositionError(
-            f"the display holds {amount(len(p.display), 'card')}; until a trick is complete it holds at least"
-            f" {p.players}, the deal's or the last trick's"
-        )
+    if not p.distributing or p.picked == 0:  # nothing taken from it yet
+        _check_display_before_picks(p.display, p.players)
     if p.distributing:
         order = p.order
         if not order or not p.display or not 0 <= p.picked < len(order):
@@ -423,6 +430,7 @@ def parse(text: str, players: int | None = None, values: int | None = None) -> P
     elif position.distributing:
         if pick_order(trick, leader, count):
             raise ParseError("the trick is complete: a 'to-pick:' line must say who picks next")
+        _check_display_before_picks(display, count)  # as it was before the trick joined it
         position = position.settled()  # a tie at the top: nobody picks, the trick joins the display
     check_position(position, scores_given="scores" in fields)
     if "moves" in fields:

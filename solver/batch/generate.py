@@ -158,8 +158,8 @@ def deal_text(entry, variant: str, seed: int, position, result, difficulty: Diff
 
 def examine_chunk(task: tuple) -> tuple[int, int, list[Found]]:
     """Worker task (game, variant, seeds, wanted, time_limit, node_limit, table_mib), wanted being
-    a band, 'any' or 'unwinnable': (seeds examined, those the budget left undecided, deals that
-    fit)."""
+    a band, 'any' or 'unwinnable': (seeds examined, those the budget left undecided (the verdict,
+    or with a band asked a move along the line), deals that fit)."""
     game, variant, seeds, wanted, time_limit, node_limit, table_mib = task
     entry = engine_entry(game)
     found, undecided = [], 0
@@ -179,6 +179,7 @@ def examine_chunk(task: tuple) -> tuple[int, int, list[Found]]:
         if not replays(result):
             raise AssertionError(f"{game} seed {seed}: the solution does not win when replayed by the rules")
         difficulty = measure(entry, position, result, budget)
+        undecided += difficulty is None and wanted in BANDS  # left unrated, so not of the band asked
         if wanted == "any" or (difficulty and difficulty.band == wanted):  # 'any' keeps unrated deals
             text = deal_text(entry, variant, seed, position, result, difficulty, None)
             found.append(Found(seed, WINNABLE, difficulty.to_json() if difficulty else None, None, text))

@@ -386,12 +386,18 @@ class Store:
     def done(self, game: str, variant: str, seeds: range, retry_unknown: bool = False) -> set[int]:
         """The seeds of `seeds` already stored (with `retry_unknown`: stored and decided, every
         starter too)."""
-        cursor = self.db.execute(
-            "SELECT seed FROM deals WHERE game = ? AND variant = ? AND seed BETWEEN ? AND ?"
+        return {seed for (seed,) in self._done("seed", game, variant, seeds, retry_unknown)}
+
+    def done_count(self, game: str, variant: str, seeds: range, retry_unknown: bool = False) -> int:
+        """How many seeds `done` holds, counted in SQLite."""
+        return self._done("COUNT(*)", game, variant, seeds, retry_unknown).fetchone()[0]
+
+    def _done(self, what: str, game: str, variant: str, seeds: range, retry_unknown: bool) -> sqlite3.Cursor:
+        return self.db.execute(
+            f"SELECT {what} FROM deals WHERE game = ? AND variant = ? AND seed BETWEEN ? AND ?"
             + (f" AND verdict != '{UNKNOWN}' AND {NO_UNDECIDED_STARTER.format(row='deals')}" if retry_unknown else ""),
             (game, variant, seeds.start, seeds.stop - 1),
         )
-        return {seed for (seed,) in cursor}
 
     def rows(self, game: str | None = None, variant: str | None = None) -> list[Row]:
         """Stored rows, by game, variant and seed; optionally of one game (and variant)."""
@@ -694,9 +700,9 @@ class Pending:
 
 
 def pending(store: Store, game: str, variant: str, seeds: range, retry_unknown: bool = False) -> Pending:
-    """The seeds of the range not stored yet (with `retry_unknown`: or stored as unknown)."""
-    stored = store.summary(game, variant, seeds)
-    done = stored.deals - (stored.verdicts[UNKNOWN] if retry_unknown else 0)
+    """The seeds of the range not stored yet (with `retry_unknown`: or stored as unknown, or
+    with a starter left undecided)."""
+    done = store.done_count(game, variant, seeds, retry_unknown)
     return Pending(store, game, variant, seeds, retry_unknown, seeds.stop - seeds.start - done)
 
 

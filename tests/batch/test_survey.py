@@ -525,7 +525,7 @@ def test_unknown_verdicts_from_a_tiny_budget_are_stored_as_unknown(tmp_path):
 
 def test_retry_unknown_solves_stored_unknown_rows_again_and_keeps_decided_ones(tmp_path):
     db = tmp_path / "r.sqlite"
-    tiny = ("--node-limit", "1000", "--time-limit", "0.005")
+    tiny = ("--node-limit", "1000", "--time-limit", "inf")  # nodes alone: no clock, no CP-SAT, the same rows anywhere
     run("--seeds", "20547-20548", "--db", str(db), *tiny)
     first = stored(db)
     assert first[20548].verdict == "unknown" and first[20547].verdict == "winnable"
@@ -546,6 +546,8 @@ def test_a_starter_left_undecided_is_stored_marked_and_retried(tmp_path):
     assert (stored(db)[11].verdict, stored(db)[11].starters) == ("winnable", "T,F?")
     run("--seeds", "11", "--db", str(db))
     assert stored(db)[11].starters == "T,F?"
+    with Store(str(db)) as store:  # the progress bar's total and the chunks' size count it
+        assert surveying.pending(store, "twaalven", "", range(11, 12), retry_unknown=True).count == 1
     retried = json.loads(run("--seeds", "11", "--db", str(db), "--retry-unknown", "--json").stdout)
     assert retried["new"] == 1 and stored(db)[11].starters == "T,F"
 

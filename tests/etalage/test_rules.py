@@ -282,6 +282,9 @@ def test_a_complete_trick_whose_strongest_colours_tie_reads_as_the_position_afte
     with pytest.raises(ParseError, match="^line 8: to-pick 1: nobody picks, since the trick's strongest colours "
                                          "tie; leave the line out$"):
         e.parse(text + "to-pick: 1\n")
+    taken = text.replace("display: 1R 2R 3R", "display: -") + "scores: 2 2 2\n"  # settled, it would hold 3
+    with pytest.raises(IllegalPositionError, match="^the display holds 0 cards; until a trick is complete"):
+        e.parse(taken)
 
 
 # --- the plain search ------------------------------------------------------------------------------
