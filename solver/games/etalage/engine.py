@@ -136,7 +136,7 @@ class EtalageResult(OptimumResult):
         if self.verdict == WINNABLE:
             return None
         return ("the search hit its budget; raise --time-limit or --node-limit to prove the bounds exact "
-                "(a long search also gains from a larger --memory: whole 3-player deals took 5 to 85 minutes "
+                "(a long search also gains from a larger --memory: whole 3-player deals took 5 to 117 minutes "
                 "of one core with --memory 4096)")
 
 
