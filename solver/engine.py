@@ -246,12 +246,13 @@ class Engine:
         total.add(whole.stats)
         budget.nodes_used += whole.stats.nodes
         moves = [(start, move) for start in self.starts(position) for move in start.legal_moves()]
+        after = [start.apply(move) for start, move in moves]  # each move applied once
         first = self.first_moves(whole)
         verdicts: dict[int, str] = {}
 
         def search(index: int, parts: int) -> None:
             part = budget.part(parts)
-            found = self.solve(moves[index][0].apply(moves[index][1]), part)
+            found = self.solve(after[index], part)
             budget.spend(part)
             total.add(found.stats)
             verdicts[index] = found.verdict
@@ -267,8 +268,8 @@ class Engine:
                 break
             search(index, len(still_open) - done)
         labelled = [MoveVerdict(move, MOVE_LABELS[verdicts[index]],
-                                self.short_reason(start.apply(move)) if verdicts[index] == UNWINNABLE else None)
-                    for index, (start, move) in enumerate(moves)]
+                                self.short_reason(after[index]) if verdicts[index] == UNWINNABLE else None)
+                    for index, (_, move) in enumerate(moves)]
         return AnalyseResult(self.name, verdict_of_moves(whole.verdict, labelled), labelled, total)
 
     def analyse_over(self, position, budget: Budget, objective: Objective | None = None) -> AnalyseResult:
