@@ -169,6 +169,29 @@ def test_analyse_marks_the_best_card_and_those_that_give_points_away():
     assert all(m.verdict == "loses" for m in analysis.moves if m.value < best)
 
 
+def test_analyse_gives_a_move_left_open_by_its_first_pass_another(monkeypatch):
+    """A move whose search ran out of its share in the first pass is searched again with what
+    the others left (it was reported open with most of the time unused), and its bounds from
+    both passes are kept."""
+    deal = e.deal(7, players=3, values=4)
+    hard = deal.apply(deal.legal_moves()[0])
+    calls = []
+    value = engine.value
+
+    def first_pass_leaves_the_first_move_open(position, player, cooperative, budget, helpers=0):
+        calls.append(position)
+        found = value(position, player, cooperative, budget, helpers)
+        if position == hard and calls.count(hard) == 1:
+            found.lower, found.moves = found.lower - 1, []  # as if stopped one test short
+        return found
+
+    monkeypatch.setattr(engine, "value", first_pass_leaves_the_first_move_open)
+    analysis = engine.analyse(deal, Budget(time_limit=SAFETY_SECONDS))
+    assert calls.count(hard) == 2 and len(calls) == len(deal.legal_moves()) + 1
+    assert analysis.verdict == WINNABLE and all(m.verdict != UNKNOWN for m in analysis.moves)
+    assert analysis.moves[0].value == e.values(hard, 1)[0]
+
+
 def test_bounds_left_by_a_spent_budget_hold_everywhere_in_small_games():
     """A node limit of 1 stops the kernel at once, leaving its static bounds: they must hold
     in every position of these games, for every player, paranoid and cooperative."""

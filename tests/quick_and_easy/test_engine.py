@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from puzzles import quick_and_easy as q
 from solver._native import quick_and_easy_solve
+from solver.games.quick_and_easy import engine as adapter
 from solver.games.quick_and_easy.engine import GAME, kernel_search, step
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
 
@@ -78,6 +79,27 @@ def test_analyse_gives_each_move_its_value():
         assert (verdict.value, verdict.bound) == (expected, expected)
     best = max(v.value for v in analysis.moves)
     assert all(v.best == (v.value == best) for v in analysis.moves)
+
+
+def test_analyse_searches_a_move_left_open_by_its_first_pass_again(monkeypatch):
+    """A move whose first search ran out of its share is searched again with what the first
+    pass left over (it was reported open with most of the time unused)."""
+    position = late_position(3, 2, False, 10)
+    hard = position.apply(position.legal_moves()[0])
+    calls = []
+
+    def first_search_of_the_first_move_runs_out(start, budget, table_entries):
+        calls.append(start)
+        if start == hard and calls.count(hard) == 1:
+            return adapter.Search(start, start.cards_played, 50, [])  # stopped before any line
+        return kernel_search(start, budget, table_entries)
+
+    monkeypatch.setattr(adapter, "kernel_search", first_search_of_the_first_move_runs_out)
+    analysis = engine.analyse(position, Budget(time_limit=60))
+    assert calls.count(hard) == 2 and len(calls) == len(analysis.moves) + 1
+    expected, _ = q.most_cards_played(hard)
+    assert (analysis.moves[0].value, analysis.moves[0].bound) == (expected, expected)
+    assert all(v.value == v.bound for v in analysis.moves)
 
 
 def test_analyse_of_a_deal_names_the_starter_only_where_the_players_choose_one():

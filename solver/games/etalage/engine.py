@@ -184,31 +184,38 @@ class EtalageEngine(Engine):
         return position.to_move or position.leader
 
     def values(self, position: Position, searches: list[tuple[int, bool]], budget: Budget) -> dict:
-        """(player, cooperative) -> Value for each search, in passes: each search gets an equal
-        share of `FIRST_PASS_SHARE` of the time, then those still open share what remains, until
-        all are exact or the budget is spent (the kernel's table keeps what earlier passes
-        proved). The searches of a pass run side by side (`side_by_side`)."""
-        found: dict[tuple[int, bool], Value] = {}
-        pending = list(searches)
+        """(player, cooperative) -> Value for each search of one position, in passes (`passes`),
+        each exact value with its line."""
+        return dict(zip(searches, self.passes([(position, *search) for search in searches], budget)))
+
+    def passes(self, searches: list[tuple[Position, int, bool]], budget: Budget, progress: Callable = iter,
+               lines: bool = True) -> list[Value]:
+        """The Value of each search (position, player, cooperative), in passes: each search gets
+        an equal share of `FIRST_PASS_SHARE` of the time, then those still open share what
+        remains, until all are exact or the budget is spent (the kernel's table keeps what
+        earlier passes proved). The searches of a pass run side by side (`side_by_side`);
+        `progress` wraps the first pass's. With `lines`, an exact value also needs its line."""
+        found: dict[int, Value] = {}
+        pending = list(range(len(searches)))
         share = FIRST_PASS_SHARE
         while pending:
             part = budget.part(1, share)
-            values = self.side_by_side(part, [(position, player, cooperative) for player, cooperative in pending])
+            values = self.side_by_side(part, [searches[index] for index in pending], progress)
             budget.spend(part)
-            share = 1.0
-            for (player, cooperative), value in zip(pending, values):
-                earlier = found.get((player, cooperative))
+            share, progress = 1.0, iter
+            for index, value in zip(pending, values):
+                earlier = found.get(index)
                 if earlier is not None:  # what each pass proved holds: keep the tighter bounds
                     value.lower, value.upper = max(value.lower, earlier.lower), min(value.upper, earlier.upper)
                     value.nodes += earlier.nodes
                     value.seconds += earlier.seconds
-                found[player, cooperative] = value
+                found[index] = value
             # an interval closed by two passes together still needs a pass for its line
-            pending = [search for search in pending
-                       if not found[search].exact or not (found[search].moves or position.is_over())]
+            pending = [index for index in pending if not found[index].exact
+                       or lines and not (found[index].moves or searches[index][0].is_over())]
             if budget.exhausted():
                 break
-        return found
+        return [found[index] for index in range(len(searches))]
 
     def side_by_side(self, budget: Budget, searches: list[tuple[Position, int, bool]],
                      progress: Callable = iter) -> list[Value]:
@@ -271,9 +278,10 @@ class EtalageEngine(Engine):
         )
 
     def analyse(self, position: Position, budget: Budget | None = None, progress: Callable = iter) -> AnalyseResult:
-        """For the player to move, every legal card or pick with the guaranteed score after it.
-        A move is the best (`keeps winnable`) when its guarantee is proven no lower than any
-        other's, `loses` when proven lower than another's, `unknown` otherwise."""
+        """For the player to move, every legal card or pick with the guaranteed score after it,
+        searched in passes as `solve`'s values are. A move is the best (`keeps winnable`) when
+        its guarantee is proven no lower than any other's, `loses` when proven lower than
+        another's, `unknown` otherwise."""
         budget = budget or Budget()
         self.set_up(budget)
         if position.record:
@@ -281,7 +289,7 @@ class EtalageEngine(Engine):
         started = time.perf_counter()
         mover = position.to_move
         moves = position.legal_moves()
-        values = self.side_by_side(budget, [(position.apply(move), mover, False) for move in moves], progress)
+        values = self.passes([(position.apply(move), mover, False) for move in moves], budget, progress, lines=False)
         found = dict(zip(moves, values))
         best_lower = max((v.lower for v in found.values()), default=0)
         verdicts = []
@@ -315,7 +323,7 @@ class EtalageEngine(Engine):
         # the mover's guarantee before and after each move that is not forced, all side by side
         chosen = [i for i, pos in enumerate(positions[:-1]) if len(pos.legal_moves()) > 1]
         searches = [(positions[i + after], positions[i].to_move, False) for i in chosen for after in (0, 1)]
-        values = iter(self.side_by_side(budget, searches, progress))
+        values = iter(self.passes(searches, budget, progress, lines=False))
         found = {i: (next(values), next(values)) for i in chosen}
         verdicts, total = [], Stats(method="alpha-beta")
         for i, (pos, move) in enumerate(zip(positions, moves)):

@@ -58,6 +58,13 @@ class Search:
     def optimal(self) -> bool:
         return self.cards_played >= self.upper_bound
 
+    def joined(self, again: Search) -> Search:
+        """This search and another from the same start together: the better line, the tighter
+        bound, the work of both."""
+        best = max(self, again, key=lambda s: s.cards_played)
+        return Search(self.start, best.cards_played, min(self.upper_bound, again.upper_bound), best.moves,
+                      self.nodes + again.nodes, self.seconds + again.seconds)
+
 
 def kernel_search(start: Position, budget: Budget, table_entries: int) -> Search:
     """The kernel's most cards played from a position with a player to move, and its line,
@@ -141,7 +148,9 @@ class QuickAndEasyEngine(Engine):
 
     def analyse(self, position: Position, budget: Budget | None = None, progress: Callable = iter) -> AnalyseResult:
         """For every legal play or turn end (of each starter, for a deal): the most cards played
-        after it, with its bound; plays reaching the same position get one answer."""
+        after it, with its bound; plays reaching the same position get one answer. Each gets an
+        equal share of the time left, and those still open share what that pass left over (an
+        open play early in the list had the smallest share)."""
         budget = budget or Budget()
         after, moves, starts = {}, [], self.starts(position)
         for start in starts:
@@ -153,10 +162,20 @@ class QuickAndEasyEngine(Engine):
         if not moves:
             return self.analyse_over(position, budget, CARDS_PLAYED)
         found, entries = {}, self.table_entries(budget.table_mib)
-        for index, key in enumerate(progress(list(after))):
-            part = budget.part(len(after) - index)
-            found[key] = self.replayed(kernel_search(after[key], part, entries))
+
+        def search_part(key, parts: int) -> Search:
+            part = budget.part(parts)
+            search = self.replayed(kernel_search(after[key], part, entries))
             budget.spend(part)
+            return search
+
+        for index, key in enumerate(progress(list(after))):
+            found[key] = search_part(key, len(after) - index)
+        still_open = [key for key, search in found.items() if not search.optimal]
+        for index, key in enumerate(still_open):  # what the first pass left over, from scratch
+            if budget.exhausted():
+                break
+            found[key] = found[key].joined(search_part(key, len(still_open) - index))
         best_value = max((s.cards_played for s in found.values()), default=None)
         verdicts = []
         for move, key in zip(moves, after):
