@@ -284,8 +284,12 @@ def searching(time_limit: float | None):
 
 
 def progress(items=None, total: int | None = None, unit: str = "moves"):
-    """A tqdm bar on a terminal (stderr), silent when piped; wraps `items` or counts to `total`."""
+    """A tqdm bar on a terminal (stderr), silent when piped; wraps `items` or counts to `total`.
+    An empty list (a later pass with nothing left open) shows no bar."""
     from tqdm import tqdm
+
+    if isinstance(items, list) and not items:
+        return items
 
     return tqdm(items, total=total, desc=unit if items is not None else None, unit=unit.split()[-1],
                 disable=None, leave=False, smoothing=0.1)

@@ -263,7 +263,7 @@ class Engine:
             else:
                 search(index, len(moves) - index)
         still_open = [index for index, verdict in verdicts.items() if verdict == UNKNOWN]
-        for done, index in enumerate(still_open):
+        for done, index in enumerate(progress(still_open)):
             if budget.exhausted():
                 break
             search(index, len(still_open) - done)

@@ -186,8 +186,11 @@ def test_analyse_gives_a_move_left_open_by_its_first_pass_another(monkeypatch):
         return found
 
     monkeypatch.setattr(engine, "value", first_pass_leaves_the_first_move_open)
-    analysis = engine.analyse(deal, Budget(time_limit=SAFETY_SECONDS))
+    passes = []
+    analysis = engine.analyse(deal, Budget(time_limit=SAFETY_SECONDS),
+                              progress=lambda items: passes.append(items) or items)
     assert calls.count(hard) == 2 and len(calls) == len(deal.legal_moves()) + 1
+    assert [len(searches) for searches in passes] == [len(deal.legal_moves()), 1]  # a progress bar each
     assert analysis.verdict == WINNABLE and all(m.verdict != UNKNOWN for m in analysis.moves)
     assert analysis.moves[0].value == e.values(hard, 1)[0]
 

@@ -95,8 +95,10 @@ def test_analyse_searches_a_move_left_open_by_its_first_pass_again(monkeypatch):
         return kernel_search(start, budget, table_entries)
 
     monkeypatch.setattr(adapter, "kernel_search", first_search_of_the_first_move_runs_out)
-    analysis = engine.analyse(position, Budget(time_limit=60))
+    passes = []
+    analysis = engine.analyse(position, Budget(time_limit=60), progress=lambda items: passes.append(items) or items)
     assert calls.count(hard) == 2 and len(calls) == len(analysis.moves) + 1
+    assert [len(keys) for keys in passes] == [len(analysis.moves), 1]  # a progress bar each
     expected, _ = q.most_cards_played(hard)
     assert (analysis.moves[0].value, analysis.moves[0].bound) == (expected, expected)
     assert all(v.value == v.bound for v in analysis.moves)

@@ -194,7 +194,7 @@ class EtalageEngine(Engine):
         an equal share of `FIRST_PASS_SHARE` of the time, then those still open share what
         remains, until all are exact or the budget is spent (the kernel's table keeps what
         earlier passes proved). The searches of a pass run side by side (`side_by_side`);
-        `progress` wraps the first pass's. With `lines`, an exact value also needs its line."""
+        `progress` wraps each pass's. With `lines`, an exact value also needs its line."""
         found: dict[int, Value] = {}
         pending = list(range(len(searches)))
         share = FIRST_PASS_SHARE
@@ -202,7 +202,7 @@ class EtalageEngine(Engine):
             part = budget.part(1, share)
             values = self.side_by_side(part, [searches[index] for index in pending], progress)
             budget.spend(part)
-            share, progress = 1.0, iter
+            share = 1.0
             for index, value in zip(pending, values):
                 earlier = found.get(index)
                 if earlier is not None:  # what each pass proved holds: keep the tighter bounds

@@ -201,7 +201,7 @@ class TheGameEngine(Engine):
             still_open = [key for key, search in found.items() if not search.optimal]
             if not still_open:
                 break
-            for index, key in enumerate(still_open):
+            for index, key in enumerate(progress(still_open)):
                 found[key] = search_part(key, len(still_open) - index)
         for search in found.values():
             total.nodes += search.nodes
