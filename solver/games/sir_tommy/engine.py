@@ -245,7 +245,7 @@ class SirTommyEngine(Engine):
             self.kernel_rounds([move for move in searched if found[move][0] == UNKNOWN], after, found, budget, total,
                                left / 2)
         open_moves = [move for move in searched if found[move][0] == UNKNOWN]
-        for done, move in enumerate(open_moves):
+        for done, move in enumerate(progress(open_moves)):
             verdict, win, _, stats = self.search_part(after[move], budget, len(open_moves) - done)
             found[move] = (verdict, after[move], win)
             total.add(stats)
