@@ -92,13 +92,13 @@ def prepared(game_name: str, source, seed, given: dict):
     return entry, load(entry, source, seed, variant), solve_options
 
 
-def search_budget(time_limit, node_limit, table_mib, html_path) -> Budget:
+def search_budget(time_limit, node_limit, table_mib, html_path, source) -> Budget:
     """The budget of a command that searches, once what the search must not outlive is checked:
-    a table that fits in memory, and a --html path that can be written (found bad only after
-    the search, it threw the search away)."""
+    a table that fits in memory, and a --html path that can be written, other than the input
+    file `source` (found bad only after the search, it threw the search away)."""
     fits_in_memory(table_mib)
     if html_path is not None:
-        writable(html_path)
+        writable(html_path, source)
     return Budget(time_limit, node_limit, table_mib=table_mib)
 
 
@@ -120,7 +120,7 @@ def deal(game_name, source, seed, given):
 def show(game_name, source, seed, given, out_path):
     """Draw a deal or position (from --seed N or FILE) as a picture, .svg or .png."""
     entry, position, _ = prepared(game_name, source, seed, given)
-    write_picture(out_path, picture_of(entry, position).svg())
+    write_picture(out_path, picture_of(entry, position).svg(), source)
     click.echo(shown(out_path))
 
 
@@ -141,7 +141,7 @@ def solve(game_name, source, seed, given, as_json, time_limit, node_limit, table
     the process.
     """
     entry, position, options = prepared(game_name, source, seed, given)
-    budget = search_budget(time_limit, node_limit, table_mib, html_path)
+    budget = search_budget(time_limit, node_limit, table_mib, html_path, source)
     with searching(time_limit):
         result = entry.engine.solve(position, budget, **options)
     if html_path is not None:
@@ -167,7 +167,7 @@ def explain(game_name, source, seed, given, as_json, time_limit, node_limit, tab
     "proofs" holds the proof trees the reasons spell out (README: JSON).
     """
     entry, position, _ = prepared(game_name, source, seed, given)
-    budget = search_budget(time_limit, node_limit, table_mib, html_path)
+    budget = search_budget(time_limit, node_limit, table_mib, html_path, source)
     with searching(time_limit):
         explanation = entry.engine.explain(position, budget)
     if html_path is not None:
@@ -194,7 +194,7 @@ def analyse(game_name, source, seed, given, as_json, time_limit, node_limit, tab
     "best" (true, false, or null while not proven either way).
     """
     entry, position, _ = prepared(game_name, source, seed, given)
-    result = entry.engine.analyse(position, search_budget(time_limit, node_limit, table_mib, html_path),
+    result = entry.engine.analyse(position, search_budget(time_limit, node_limit, table_mib, html_path, source),
                                   progress=progress)
     if html_path is not None:
         write_moves_page(html_path, entry, position, result, {**result.to_json(), "seed": seed})

@@ -34,26 +34,33 @@ def picture_of(entry: GameEntry, position):
     return entry.picture(position)
 
 
-def writable(path: str) -> None:
-    """InputError unless a file can be written at `path`: it is empty, a directory or a device
-    (/dev/null; the new file would replace it), or its folder does not exist. The commands that
-    search check their --html path with it first: found only when the page was written, a bad
-    path threw away the search, however long it ran."""
+def writable(path: str, source: str | None = None) -> None:
+    """InputError unless a file can be written at `path`: it is empty or '-' (a page or picture
+    goes to a file, not to standard output), a directory or a device (/dev/null; the new file
+    would replace it), read-only, the input file `source` (it would be replaced), or its folder
+    does not exist. The commands check their output path with it before they search: found
+    only when the page was written, a bad path threw away the search, however long it ran."""
     if not path:
         raise InputError("the output path is empty")
+    if path == "-":
+        raise InputError("the output path is '-': a page or picture is written to a file; give a file name")
     if os.path.exists(path) and not os.path.isfile(path):
         raise InputError(f"{shown(path)} is {'a directory' if os.path.isdir(path) else 'not a regular file'}; "
                          "give a file name")
+    if source not in (None, "-") and os.path.isfile(path) and os.path.isfile(source) and os.path.samefile(path, source):
+        raise InputError(f"{shown(path)} is the input file; give the output another name")
+    if os.path.isfile(path) and not os.access(path, os.W_OK):
+        raise InputError(f"cannot write {shown(path)}: it is read-only")
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         reason = os.strerror(errno.ENOTDIR if os.path.exists(folder) else errno.ENOENT)
         raise InputError(f"cannot write {shown(path)}: cannot make a new file in {shown(folder)} ({reason})")
 
 
-def write_file(path: str, data: str | bytes) -> None:
-    """Writes `data` whole to `path` (a reader never sees half a file); one Error line if it cannot.
-    A directory or a device (/dev/null) is refused: the new file would replace it."""
-    writable(path)
+def write_file(path: str, data: str | bytes, source: str | None = None) -> None:
+    """Writes `data` whole to `path` (a reader never sees half a file); one Error line if it cannot
+    (`writable`, with the input file `source`)."""
+    writable(path, source)
     try:
         with replacing(path, "wb" if isinstance(data, bytes) else "w") as handle:
             handle.write(data)
@@ -61,8 +68,9 @@ def write_file(path: str, data: str | bytes) -> None:
         raise cannot_write(path, error) from None
 
 
-def write_picture(path: str, svg: str) -> None:
-    """An SVG picture, or a PNG of it (which needs the cairosvg package)."""
+def write_picture(path: str, svg: str, source: str | None = None) -> None:
+    """An SVG picture, or a PNG of it (which needs the cairosvg package), drawn from the input
+    file `source` (not to be replaced by it)."""
     extension = os.path.splitext(path)[1].lower()
     if not path:
         raise InputError("--out is empty: give a file name ending in .svg or .png")
@@ -76,9 +84,9 @@ def write_picture(path: str, svg: str) -> None:
         except (ImportError, OSError):
             raise InputError("a .png picture needs the cairosvg package (pip install cairosvg) and the cairo "
                              "library; .svg needs nothing") from None
-        write_file(path, cairosvg.svg2png(bytestring=svg.encode("utf-8")))
+        write_file(path, cairosvg.svg2png(bytestring=svg.encode("utf-8")), source)
     else:
-        write_file(path, svg)
+        write_file(path, svg, source)
 
 
 def steps_of(entry: GameEntry, result) -> tuple[list, list[str]]:
