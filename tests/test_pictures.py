@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from cli.commands import main
 from cli.pictures import write_line_page, write_moves_page, write_reasons_page
 from puzzles.lines import replay
-from solver.pictures import CARD_W, Face, place
+from solver.pictures import CARD_W, Face, names_in, place
 from solver.registry import GAMES
 from solver.result import UNWINNABLE, Budget, Explanation, Refutation
 
@@ -73,6 +73,50 @@ def test_bad_picture_paths_are_one_error_line(tmp_path, out, message):
     path = {".": str(tmp_path), "": ""}.get(out, str(tmp_path / out))
     result = run("show", "twaalven", "--seed", "1", "--out", path)
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_an_output_that_would_replace_the_input_or_go_to_standard_output_is_refused(tmp_path):
+    """`--html pos.svg` on pos.svg replaced the position with the page; `--html -` wrote a
+    file named '-'. Both are refused before any search, the input left as it was."""
+    position = tmp_path / "pos.svg"  # a position file may have any name
+    position.write_text(run("deal", "twaalven", "--seed", "1").output)
+    kept = position.read_bytes()
+    for args in (["solve", "twaalven", str(position), "--html", str(position)],
+                 ["show", "twaalven", str(position), "--out", str(position)]):
+        result = run(*args)
+        assert result.exit_code == 2 and "is the input file" in result.output, result.output
+    assert position.read_bytes() == kept
+    result = run("solve", "twaalven", "--seed", "1", "--html", "-")
+    assert result.exit_code == 2 and "the output path is '-'" in result.output
+
+
+def test_a_page_written_over_a_link_or_a_file_keeps_them(tmp_path):
+    """Through a symbolic link the target is written and the link kept (the link became a file
+    of its own); a file replaced keeps its permissions (a private one became readable by all);
+    a name near the longest a file may have works (the new file's name grew from it and was
+    too long, found only after the search)."""
+    target, link = tmp_path / "target.svg", tmp_path / "link.svg"
+    target.write_text("old")
+    target.chmod(0o600)
+    link.symlink_to(target)
+    assert run("show", "twaalven", "--seed", "1", "--out", str(link)).exit_code == 0
+    assert link.is_symlink() and target.read_text().startswith("<svg") and target.stat().st_mode & 0o777 == 0o600
+    long_name = tmp_path / ("b" * 240 + ".html")
+    result = run("solve", "twaalven", "--seed", "1", "--html", str(long_name))
+    assert result.exit_code == 0 and long_name.read_text().startswith("<!DOCTYPE html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["target.svg", "link.svg", long_name.name])
+
+
+def test_the_game_frames_the_cards_a_move_plays_not_its_player_or_counts():
+    """'player 2: 73 on up1' framed card 2 beside 73, and "ends after 2 turns with 4 cards left"
+    framed cards 2 and 4: The Game's cards are bare numbers."""
+    entry = GAMES["the-game"]
+    position = entry.rules.parse("hand 1: 50 51 3\nhand 2: 60 61 4\ndraw: -\npiles: 90 91 10 11\n"
+                                 "to-move: 1\nplayed: 0\n")
+    picture = entry.picture(position)
+    assert names_in("player 2: 4 on down1", picture) == {"4"}
+    assert names_in("ends after 3 turns with 4 cards left; player 1 must play 3 more; 50 and 60 can never be played",
+                    picture) == {"50", "60"}
 
 
 def test_explain_page_frames_the_cards_its_reasons_name(tmp_path):

@@ -218,7 +218,14 @@ def svg_document(body: str, width: int, height: int, definitions: str = "", desc
             f'<rect width="100%" height="100%" fill="#f4f1e8"/>{definitions}{body}</svg>')
 
 
+#: Numbers that count, or name a player, rather than name a card ("player 2", "4 cards left",
+#: "must play 2"): The Game's cards are bare numbers, and these framed cards 2 and 4.
+COUNTS = re.compile(r"\b(?:players?|must play|fewer than|more than|at least|at most)\s+\d+\b"
+                    r"|\b\d+\s+(?:cards?|turns?|points?|moves?|players?|rows?|columns?|more)\b")
+
+
 def names_in(text: str, picture: Picture) -> set[str]:
-    """The card names of the picture that the text mentions as whole words."""
-    words = set(re.findall(r"[A-Za-z0-9♠♥♦♣]+", text))
+    """The card names of the picture that the text mentions as whole words, leaving out the
+    numbers that count (`COUNTS`)."""
+    words = set(re.findall(r"[A-Za-z0-9♠♥♦♣]+", COUNTS.sub(" ", text)))
     return {face.name for face in picture.faces() if face.name in words}
