@@ -26,6 +26,9 @@ def run():
         signal.signal(signal.SIGTERM, terminated)
     try:
         code = run_command()
+        # Done, the output whole: the interpreter's finalisation gives SIGTERM its default action
+        # back, and a kill then ended the process by the signal (exit 143), not as documented.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         code = INTERRUPTED

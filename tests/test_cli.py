@@ -158,6 +158,17 @@ def test_ctrl_c_while_the_commands_import_exits_130_with_one_line(module, args):
     assert (run_.returncode, run_.stdout, run_.stderr.strip()) == (130, "", "interrupted")  # click: a newline first
 
 
+def test_a_kill_once_the_command_is_done_is_no_error():
+    """A SIGTERM in the interpreter's finalisation, after the output is whole: it raised
+    KeyboardInterrupt there (a traceback), or, once finalisation gave the signal its default
+    action back, ended the process by it (exit 143). The command's exit code stands."""
+    script = ("import atexit, os, signal, time\n"
+              "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGTERM), time.sleep(0.2)))\n"
+              "from cli.main import run; run()\n")
+    done = subprocess.run([sys.executable, "-c", script, "games"], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "") and "etalage" in done.stdout
+
+
 @pytest.mark.parametrize("args", [
     ["games"], ["deal", "stapelen", "--seed", "1"], SOLVE, ["solve", "etalage", "--seed", "1", "--values", "5"],
     ["analyse", "stapelen", "--seed", "1", "--node-limit", "1", "--time-limit", "inf"],  # no clock: no model
