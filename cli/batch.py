@@ -32,10 +32,13 @@ SURVEY_EXIT_CODES = EXIT_CODES + "\n       (after Ctrl-C every deal finished so 
 
 
 def seeds_option(default: str | None):
-    return click.option(
-        "--seeds", "seed_text", metavar="FIRST-LAST", default=default, required=default is None,
-        show_default=default is not None, help="Seed range, inclusive (a single seed N also works).",
-    )
+    """--seeds, required where there is no `default` (click 8.3 on takes an explicit default of
+    None as a value given, and let a command run without the option)."""
+    if default is None:
+        return click.option("--seeds", "seed_text", metavar="FIRST-LAST", required=True,
+                            help="Seed range, inclusive (a single seed N also works).")
+    return click.option("--seeds", "seed_text", metavar="FIRST-LAST", default=default, show_default=True,
+                        help="Seed range, inclusive (a single seed N also works).")
 
 
 def variant_of(entry, given: dict) -> str:

@@ -469,6 +469,7 @@ def test_a_range_of_more_seeds_than_memory_holds_is_read_as_it_is_solved(tmp_pat
         (["twaalven", "--seeds", "10-1"], "seed range '10-1' is empty"),
         (["twaalven", "--seeds", "1-x"], "'1-x' is not a seed range"),
         (["twaalven", "--seeds", "1", "--db", ""], "no file name given for the results database"),
+        (["twaalven"], "Missing option '--seeds'"),  # was a traceback: click 8.3 took default=None as given
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
