@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli.batch import survey
-from cli.commands import solve
+from cli.commands import main, solve
 from solver.batch import survey as surveying
 from solver.registry import game
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
@@ -469,7 +469,6 @@ def test_a_range_of_more_seeds_than_memory_holds_is_read_as_it_is_solved(tmp_pat
         (["twaalven", "--seeds", "10-1"], "seed range '10-1' is empty"),
         (["twaalven", "--seeds", "1-x"], "'1-x' is not a seed range"),
         (["twaalven", "--seeds", "1", "--db", ""], "no file name given for the results database"),
-        (["twaalven"], "Missing option '--seeds'"),  # was a traceback: click 8.3 took default=None as given
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
@@ -478,6 +477,14 @@ def test_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
     assert result.output.startswith("Error: ") and message in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "r.sqlite").exists() or count_rows(tmp_path / "r.sqlite") == 0
+
+
+def test_a_survey_without_seeds_is_told_so(tmp_path):
+    """It ran without the option and ended in a traceback: click 8.3 on takes an explicit
+    default of None as given."""
+    result = CliRunner().invoke(main, ["survey", "twaalven", "--db", str(tmp_path / "r.sqlite")])
+    assert (result.exit_code, result.output) == (2, "Error: Missing option '--seeds'.\n")
+    assert not (tmp_path / "r.sqlite").exists()
 
 
 def test_a_database_that_is_not_ours_is_refused(tmp_path):
