@@ -152,7 +152,7 @@ def deal_text(entry, variant: str, seed: int, position, result, difficulty: Diff
         lines += [f"#   {number}. {turn}" for number, turn in enumerate(result.turns, start=1)]  # as solve shows it
     else:
         lines[0] += f" (proven by {result.stats.method}, {result.stats.nodes} nodes)"
-        lines += [f"# why: {reason}" for reason in reasons or ["(no shorter explanation than the exhaustive search)"]]
+        lines += [f"# why: {reason}" for reason in reasons or ["(no shorter explanation than the search that proved it)"]]
     return "\n".join(lines) + "\n" + entry.rules.format_position(position)
 
 
@@ -169,8 +169,10 @@ def examine_chunk(task: tuple) -> tuple[int, int, list[Found]]:
         undecided += result.verdict == UNKNOWN
         if wanted == "unwinnable":
             if result.verdict == UNWINNABLE:
-                explanation = entry.engine.explain(position, budget)
-                reasons = list(explanation.reasons)
+                # a budget of its own: the solve's may be spent, and the explanation was then
+                # "not decided" of a deal proven unwinnable
+                explanation = entry.engine.explain(position, Budget(time_limit, node_limit, table_mib=table_mib))
+                reasons = list(explanation.reasons) if explanation.verdict == UNWINNABLE else None
                 text = deal_text(entry, variant, seed, position, result, None, reasons)
                 found.append(Found(seed, UNWINNABLE, None, reasons, text))
             continue

@@ -252,6 +252,23 @@ def test_json_has_exactly_the_keys_its_help_lists(tmp_path):
                                 "files"}
 
 
+def test_an_unwinnable_deal_is_explained_with_a_budget_of_its_own(monkeypatch):
+    """A deal proven unwinnable with the whole budget (Sir Tommy with one row and 2 s, by
+    CP-SAT) was explained with what its solve left: nothing, so its file said "Not decided
+    within the budget" of a deal it called unwinnable."""
+    solve_seed = generating.solve_seed
+
+    def solve_spending_the_budget(entry, variant, seed, budget):
+        solved = solve_seed(entry, variant, seed, budget)
+        budget.nodes_used = budget.node_limit
+        return solved
+
+    monkeypatch.setattr(generating, "solve_seed", solve_spending_the_budget)
+    _, _, found = generating.examine_chunk(("black-hole", "", [12], "unwinnable", None, 100_000, None))
+    assert [deal.seed for deal in found] == [12]
+    assert found[0].reasons == ["No short reason found; the exhaustive search refuted every line of play."]
+
+
 def test_a_deal_is_rated_under_a_time_limit_far_above_its_work(tmp_path):
     """All in a Row seed 1 is rated in some 0.2 s of searching. With 2 s, its line's first
     position got 1/52 of the time and each of its 13 moves a thirteenth of that, too little for
