@@ -49,6 +49,11 @@ CHUNK_SECONDS = 1.0
 #: task of a range at once, and a range may hold more seeds than memory.
 WINDOW = 64
 CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
+#: Seconds a store waits for another connection's lock on the database before it gives up.
+LOCK_SECONDS = 30
+#: ... in waits of this many seconds when it opens the database: Python runs a signal's handler
+#: only between SQLite's calls, and Ctrl-C during one wait of 30 s went unheard until it ended.
+LOCK_STEP = 0.1
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS deals (
@@ -263,7 +268,7 @@ class Store:
         where = urllib.parse.quote(os.path.abspath(path), errors="surrogateescape")
         mode = "rwc" if not read_only else "ro" if os.path.exists(f"{path}-wal") else "ro&immutable=1"
         try:
-            self.db = sqlite3.connect(f"file://{where}?mode={mode}", uri=True, timeout=30)
+            self.db = sqlite3.connect(f"file://{where}?mode={mode}", uri=True, timeout=LOCK_SECONDS)
         except sqlite3.Error as error:
             raise StoreError(f"{path}: cannot open it ({error})") from None
         try:
@@ -303,7 +308,7 @@ class Store:
         added twice is an error, and a version read before an upgrade does not match the
         columns read after it)."""
         try:
-            self.db.execute("BEGIN" if read_only else "BEGIN IMMEDIATE")
+            self._begin("BEGIN" if read_only else "BEGIN IMMEDIATE")
         except sqlite3.OperationalError as error:  # another connection held the lock past the timeout
             raise StoreError(f"{self.path}: cannot open it ({error})") from None
         try:
@@ -318,6 +323,22 @@ class Store:
         if not read_only:
             self.db.execute("PRAGMA journal_mode=WAL")  # kept in the file, but a copy may have lost it
             self.db.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a crash still keeps every commit
+
+    def _begin(self, statement: str) -> None:
+        """Runs `statement`, waiting up to LOCK_SECONDS for another connection's lock in steps
+        of LOCK_STEP, so that Ctrl-C is heard meanwhile."""
+        deadline = time.monotonic() + LOCK_SECONDS
+        self.db.execute(f"PRAGMA busy_timeout = {int(LOCK_STEP * 1000)}")
+        try:
+            while True:
+                try:
+                    self.db.execute(statement)
+                    return
+                except sqlite3.OperationalError as error:
+                    if getattr(error, "sqlite_errorcode", None) != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                        raise
+        finally:
+            self.db.execute(f"PRAGMA busy_timeout = {LOCK_SECONDS * 1000}")
 
     def _check(self, read_only: bool) -> tuple[str, ...]:
         """`_open`'s work within its transaction; returns the columns of the table deals."""

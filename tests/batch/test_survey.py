@@ -479,6 +479,24 @@ def test_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
     assert not (tmp_path / "r.sqlite").exists() or count_rows(tmp_path / "r.sqlite") == 0
 
 
+def test_ctrl_c_while_another_connection_holds_the_lock_is_heard_at_once(tmp_path):
+    """Opening the database waited for the lock in one SQLite call of 30 s, and Python ran the
+    SIGINT handler only after it: the survey ended 28 s after Ctrl-C."""
+    db = str(tmp_path / "r.sqlite")
+    assert run("--seeds", "1", "--db", db, "--jobs", "1").exit_code == 0
+    with closing(sqlite3.connect(db, isolation_level=None)) as other:
+        other.execute("BEGIN EXCLUSIVE")
+        process = subprocess.Popen([sys.executable, "-c", "from cli.main import run; run()", "survey", "twaalven",
+                                    "--seeds", "1-20", "--db", db, "--jobs", "1"], stderr=subprocess.PIPE, text=True)
+        time.sleep(2)
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+        waited = time.monotonic() - sent
+    assert process.returncode == 130 and "interrupted" in err and waited < 5
+    assert count_rows(db) == 1
+
+
 def test_a_survey_without_seeds_is_told_so(tmp_path):
     """It ran without the option and ended in a traceback: click 8.3 on takes an explicit
     default of None as given."""
