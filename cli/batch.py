@@ -115,6 +115,7 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     try:  # workers first: a cluster that cannot be used leaves no new database behind
         with surveying.workers(jobs, cluster) as run_tasks, results(db_path) as store:
             todo = surveying.pending(store, entry.name, variant, seeds, retry_unknown)
+            stored_before = store.summary(entry.name, variant, seeds).deals
             winnable = 0
 
             def on_rows(rows):
@@ -145,8 +146,11 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     low, high = summary.interval
     counts = ", ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items())
     title = f"{entry.title} ({variant})" if variant else entry.title
-    click.echo(f"{title}, seeds {seeds.start}-{seeds.stop - 1}: {amount(summary.deals, 'deal')} ({new} solved now, "
-               f"{summary.deals - new} stored before) in {wall:.1f} s")
+    again, kept = new - (summary.deals - stored_before), summary.deals - new  # again: --retry-unknown's
+    counted = (f"{new} solved now, {again} of them stored before and solved again, {kept} kept as stored" if again
+               else f"{new} solved now, {kept} stored before")
+    click.echo(f"{title}, seeds {seeds.start}-{seeds.stop - 1}: {amount(summary.deals, 'deal')} ({counted}) "
+               f"in {wall:.1f} s")
     click.echo(counts)
     click.echo(f"winnable {100 * summary.share:.2f}% (Wilson 95%: {100 * low:.2f}-{100 * high:.2f}%, "
                "unknown deals counted both ways)")

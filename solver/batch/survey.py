@@ -255,7 +255,7 @@ class Store:
             raise StoreError(f"{path}: a directory, not a results database")
         if read_only and not os.path.exists(path):
             raise StoreError(f"{path}: no such results database")
-        if read_only and not os.path.isfile(path):
+        if os.path.exists(path) and not os.path.isfile(path):  # /dev/null, a pipe: SQLite said "disk I/O error"
             raise StoreError(f"{path}: not a regular file, so not a results database")
         if read_only and not os.access(path, os.R_OK):
             raise StoreError(f"{path}: cannot read it")
@@ -283,7 +283,8 @@ class Store:
         """StoreError unless a survey can write the database and its -wal and -shm files beside it."""
         folder = os.path.dirname(os.path.abspath(self.path))
         if not os.path.isdir(folder):
-            raise StoreError(f"{self.path}: no such directory {folder}")
+            what = "not a directory" if os.path.exists(folder) else "no such directory"
+            raise StoreError(f"{self.path}: {what}: {folder}")
         if os.path.exists(self.path) and not os.access(self.path, os.R_OK | os.W_OK):
             raise StoreError(f"{self.path}: cannot write to it (read-only)")
         if not os.access(folder, os.W_OK | os.X_OK):

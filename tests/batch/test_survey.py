@@ -469,6 +469,8 @@ def test_a_range_of_more_seeds_than_memory_holds_is_read_as_it_is_solved(tmp_pat
         (["twaalven", "--seeds", "10-1"], "seed range '10-1' is empty"),
         (["twaalven", "--seeds", "1-x"], "'1-x' is not a seed range"),
         (["twaalven", "--seeds", "1", "--db", ""], "no file name given for the results database"),
+        (["twaalven", "--seeds", "1", "--db", "/dev/null"], "/dev/null: not a regular file"),  # "disk I/O error"
+        (["twaalven", "--seeds", "1", "--db", "/dev/null/r.sqlite"], "not a directory: /dev/null"),  # "no such"
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(tmp_path, args, message):
@@ -561,6 +563,13 @@ def test_retry_unknown_solves_stored_unknown_rows_again_and_keeps_decided_ones(t
     assert retried["new"] == 1 and retried["verdicts"] == {"winnable": 1, "unwinnable": 1, "unknown": 0}
     after = stored(db)
     assert after[20547] == first[20547] and after[20548].verdict == "unwinnable"
+    # the text says the retried row was stored before (it said "1 solved now, 1 stored before")
+    text = run("--seeds", "20547-20549", "--db", str(db), "--retry-unknown", *tiny).stdout
+    assert "3 deals (1 solved now, 2 stored before)" in text
+    fresh = tmp_path / "fresh.sqlite"
+    run("--seeds", "20547-20548", "--db", str(fresh), *tiny)
+    text = run("--seeds", "20547-20548", "--db", str(fresh), "--retry-unknown").stdout
+    assert "2 deals (1 solved now, 1 of them stored before and solved again, 1 kept as stored)" in text
 
 
 def test_a_starter_left_undecided_is_stored_marked_and_retried(tmp_path):
