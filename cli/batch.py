@@ -282,9 +282,9 @@ def report(db_path, plot_path, as_json):
     "cooperative_above", "cooperative_not_above", "undecided", "not_searched"};
     "scores" is null but for an optimisation that values no player one by one (The
     Game's fewest cards left, Quick & Easy's most cards played, Sir Tommy's
-    --maximise): {"deals" (those with a score: Sir Tommy's won ones), "optimal" (score
-    proven optimal), "mean_optimal", "mean_gap" (of the others, score to proven bound),
-    "no_bound" (rows stored before the bound was)}.
+    --maximise) with a deal that has a score: {"deals" (those with a score: Sir Tommy's
+    won ones), "optimal" (score proven optimal), "mean_optimal", "mean_gap" (of the
+    others, score to proven bound), "no_bound" (rows stored before the bound was)}.
     """
     if plot_path is not None and reporting.plot_format(plot_path) is None:
         *others, last = (f".{suffix}" for suffix in reporting.PLOT_FORMATS)

@@ -192,6 +192,10 @@ MARKERS = ("o", "s", "^", "D")
 LINE_STYLES = ("-", ":", "-.", (0, (6, 2, 1, 2, 1, 2)))
 
 
+#: The most groups whose legend the times' panel holds inside it.
+LEGEND_INSIDE = 6
+
+
 def style(index: int) -> tuple[str, str, object]:
     """The colour, marker and line style of the index-th group of a plot."""
     turn = index // 10 % len(MARKERS)
@@ -203,7 +207,11 @@ def plot(report: list[Group], file_format: str) -> bytes:
     and the distribution of solve times (log scale), in `file_format` (one of PLOT_FORMATS)."""
     from matplotlib.figure import Figure  # the Agg canvas: no display needed, no global state
 
-    figure = Figure(figsize=(11, 4.5), layout="constrained")
+    # a row of the shares' panel per group, tall enough for the label above its bar (with a
+    # fixed height, 22 groups put each label on the next row up); a legend of many groups
+    # goes beside the times' panel, where it covers no bar
+    many = len(report) > LEGEND_INSIDE
+    figure = Figure(figsize=(14 if many else 11, max(4.5, 1.5 + 0.4 * len(report))), layout="constrained")
     shares, times = figure.subplots(1, 2, width_ratios=(1, 1.6))
     names = [label(group.summary) for group in report]
     for y, group in enumerate(report):
@@ -237,7 +245,7 @@ def plot(report: list[Group], file_format: str) -> bytes:
     times.set_xlabel("seconds per deal (dashed: median)")
     times.set_ylabel("deals")
     times.set_title("Solve times")
-    times.legend(fontsize=8)
+    times.legend(fontsize=8, **({"loc": "upper left", "bbox_to_anchor": (1.01, 1)} if many else {}))
     drawn = io.BytesIO()
     figure.savefig(drawn, format=file_format, dpi=110)
     return drawn.getvalue()

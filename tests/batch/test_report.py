@@ -3,6 +3,7 @@
 import json
 import math
 import os
+import re
 import shutil
 import sqlite3
 import statistics
@@ -12,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from cli.batch import report, survey
-from solver.batch.report import percentile, style
+from solver.batch import report as reporting
+from solver.batch.report import percentile, plot, style
 from puzzles import etalage
 from solver.batch.survey import SCHEMA, Row, Store, wilson
 from tests.conftest import read_only
@@ -83,6 +85,21 @@ def test_every_group_of_a_plot_has_a_style_of_its_own():
     styles = [style(index) for index in range(40)]
     assert len(set(map(repr, styles))) == 40
     assert styles[0] == ("C0", "o", "-") and styles[10][0] == "C0"
+
+
+def test_a_plot_of_many_groups_gives_each_a_row_of_its_own(tmp_path):
+    """With 22 groups the figure kept its height of 4.5 inches, and each group's label, drawn
+    above its bar, sat on the row of the group above it."""
+    db = str(tmp_path / "many.sqlite")
+    with Store(db) as store:
+        store.add([Row("twaalven", f"v={group}", seed, "winnable", "T", None, 10, 0.01 * (seed + 1), "dfs", "", None,
+                       None) for group in range(22) for seed in range(3)])
+    heights = []
+    for groups in (2, 22):
+        with Store(db, True) as store:
+            drawn = plot(reporting.groups(store)[:groups], "svg").decode()
+        heights.append(float(re.search(r'<svg[^>]* height="([0-9.]+)pt"', drawn).group(1)))
+    assert heights[0] == 4.5 * 72 and heights[1] >= 22 * 0.4 * 72  # points: a row of 0.4 inches a group
 
 
 @pytest.mark.parametrize("name, start", [("plot.svg", b"<?xml"), ("plot.pdf", b"%PDF"), ("plot.PNG", b"\x89PNG")])
