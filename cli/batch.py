@@ -23,7 +23,7 @@ from solver.result import WINNABLE
 
 from .common import (
     EXIT_CODES, InputError, budget_options, checked, emit_json, fits_in_memory, game_choice, jobs_option, progress,
-    shown, Whole, with_game_options,
+    shown, variant_of, Whole, with_game_options,
 )
 from .main import INTERRUPTED
 from .pictures import write_file
@@ -39,11 +39,6 @@ def seeds_option(default: str | None):
                             help="Seed range, inclusive (a single seed N also works).")
     return click.option("--seeds", "seed_text", metavar="FIRST-LAST", default=default, show_default=True,
                         help="Seed range, inclusive (a single seed N also works).")
-
-
-def variant_of(entry, given: dict) -> str:
-    """The label of the variant the user chose (the game's rules and solve options they gave)."""
-    return entry.variant_label({**checked(entry.checked, given, "rules"), **checked(entry.checked, given, "solve")})
 
 
 @contextmanager

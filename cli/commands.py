@@ -19,7 +19,7 @@ from .pictures import (
 )
 from .common import (
     EXIT_CODES, INPUT_HELP, JSON_HELP, InputError, budget_options, checked, emit_json, fits_in_memory, game_choice, load,
-    progress, searching, shown, source_options, with_game_options,
+    progress, searching, shown, source_options, variant_of, with_game_options,
 )
 
 
@@ -145,7 +145,7 @@ def solve(game_name, source, seed, given, as_json, time_limit, node_limit, table
     with searching(time_limit):
         result = entry.engine.solve(position, budget, **options)
     if html_path is not None:
-        write_line_page(html_path, entry, result, {**result.to_json(), "seed": seed})
+        write_line_page(html_path, entry, result, {**result.to_json(), "seed": seed}, variant_of(entry, given))
     if as_json:
         emit_json({**result.to_json(), "seed": seed})
         return
@@ -172,7 +172,7 @@ def explain(game_name, source, seed, given, as_json, time_limit, node_limit, tab
         explanation = entry.engine.explain(position, budget)
     if html_path is not None:
         write_reasons_page(html_path, entry, position, explanation,
-                           {"game": entry.name, **explanation.to_json(), "seed": seed})
+                           {"game": entry.name, **explanation.to_json(), "seed": seed}, variant_of(entry, given))
     if as_json:
         emit_json({"game": entry.name, **explanation.to_json(), "seed": seed})
         return
@@ -197,7 +197,8 @@ def analyse(game_name, source, seed, given, as_json, time_limit, node_limit, tab
     result = entry.engine.analyse(position, search_budget(time_limit, node_limit, table_mib, html_path, source),
                                   progress=progress)
     if html_path is not None:
-        write_moves_page(html_path, entry, position, result, {**result.to_json(), "seed": seed})
+        write_moves_page(html_path, entry, position, result, {**result.to_json(), "seed": seed},
+                         variant_of(entry, given))
     if as_json:
         emit_json({**result.to_json(), "seed": seed})
         return

@@ -65,6 +65,11 @@ def game_choice(name: str) -> GameEntry:
     return checked(lookup, name)
 
 
+def variant_of(entry, given: dict) -> str:
+    """The label of the variant the user chose (the game's rules and solve options they gave)."""
+    return entry.variant_label({**checked(entry.checked, given, "rules"), **checked(entry.checked, given, "solve")})
+
+
 def shown(path: str) -> str:
     """A path as a user can read it, whatever bytes it holds."""
     return click.format_filename(path)

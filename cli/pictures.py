@@ -111,17 +111,24 @@ def steps_of(entry: GameEntry, result) -> tuple[list, list[str]]:
     return positions, names
 
 
-def write_line_page(path: str, entry: GameEntry, result, data: dict) -> None:
+def page_title(entry: GameEntry, variant: str, verdict: str) -> str:
+    """A page's title: the game, the variant (rules and solve options, which the positions drawn
+    may not show: The Game's --expert), and the verdict."""
+    return f"{entry.title}{f' ({variant})' if variant else ''}: {verdict}"
+
+
+def write_line_page(path: str, entry: GameEntry, result, data: dict, variant: str = "") -> None:
     """The replay page of a solve: the positions along its line, its moves or turns, verdict and stats."""
     positions, names = steps_of(entry, result)
     pictures = [picture_of(entry, position) for position in positions]
     texts = [entry.rules.format_position(position) for position in positions]
     facts = result.head_lines() + [result.stats.line()]
     reasons = [result.explanation] if result.explanation else []
-    write_file(path, replay_page(f"{entry.title}: {result.verdict}", facts, pictures, texts, names, data, reasons))
+    title = page_title(entry, variant, result.verdict)
+    write_file(path, replay_page(title, facts, pictures, texts, names, data, reasons))
 
 
-def write_reasons_page(path: str, entry: GameEntry, position, explanation, data: dict) -> None:
+def write_reasons_page(path: str, entry: GameEntry, position, explanation, data: dict, variant: str = "") -> None:
     """The page of an explain: the position with the cards its reasons name framed, the reasons,
     and each proof tree they spell out, drawn: every position of a tree is a step of the page,
     with the cards its reason names framed (or, where every next move loses, the move's cards)."""
@@ -151,11 +158,11 @@ def write_reasons_page(path: str, entry: GameEntry, position, explanation, data:
     facts = [f"method: {explanation.method}"]
     if nodes:
         facts.append(f"proof tree: {len(nodes)} positions, every move refuted; click a box or a line to see it")
-    write_file(path, replay_page(f"{entry.title}: {explanation.verdict}", facts, pictures, texts, names, data,
+    write_file(path, replay_page(page_title(entry, variant, explanation.verdict), facts, pictures, texts, names, data,
                                  reasons, kinds, tree_drawing(nodes) if nodes else ""))
 
 
-def write_moves_page(path: str, entry: GameEntry, position, analysis, data: dict) -> None:
+def write_moves_page(path: str, entry: GameEntry, position, analysis, data: dict, variant: str = "") -> None:
     """The page of an analyse. Step 0 is the position with the cards each move names framed,
     green where a move keeps the game winnable and red where every move naming them loses;
     step i shows the i-th move alone, its cards framed by its verdict and the move in words
@@ -176,5 +183,5 @@ def write_moves_page(path: str, entry: GameEntry, position, analysis, data: dict
                         .note(f"after {words}" if record else words))
         shown_at.append(at)
     kinds = [MOVE_MARKS.get(move.verdict, "unknown") for move in analysis.moves]
-    write_file(path, replay_page(f"{entry.title}: {analysis.verdict}", [analysis.stats.line()], pictures,
+    write_file(path, replay_page(page_title(entry, variant, analysis.verdict), [analysis.stats.line()], pictures,
                                  [entry.rules.format_position(at) for at in shown_at], lines, data, [], kinds))

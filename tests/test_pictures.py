@@ -107,6 +107,17 @@ def test_a_page_written_over_a_link_or_a_file_keeps_them(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["target.svg", "link.svg", long_name.name])
 
 
+def test_a_page_names_the_variant_its_pictures_do_not_show(tmp_path):
+    """The Game's --expert and Quick & Easy's --pro change the rules, not the position drawn:
+    the page's title named neither."""
+    for args, title in ((["the-game", "--seed", "11", "--players", "2", "--expert"], "The Game (players=2 expert)"),
+                        (["quick-and-easy", "--seed", "3", "--pro"], "The Game: Quick &amp; Easy (pro)")):
+        for command in ("solve", "explain", "analyse"):
+            page = tmp_path / f"{command}.html"
+            assert run(command, *args, "--node-limit", "2000", "--html", str(page)).exit_code == 0
+            assert f"<title>{title}: " in page.read_text(), (command, args)
+
+
 def test_the_game_frames_the_cards_a_move_plays_not_its_player_or_counts():
     """'player 2: 73 on up1' framed card 2 beside 73, and "ends after 2 turns with 4 cards left"
     framed cards 2 and 4: The Game's cards are bare numbers."""
