@@ -274,13 +274,14 @@ def test_a_deal_is_rated_under_a_time_limit_far_above_its_work(tmp_path):
     position got 1/52 of the time and each of its 13 moves a thirteenth of that, too little for
     one of them, and the deal was written 'not rated' with nearly all the time unused (up to
     --time-limit 14). Open moves now share what is left, and a position with a move still open
-    gets the rest of the budget. (6 s, not 2: beside two long searches on 2 cores 2 s was short.)"""
+    gets the rest of the budget. (6 s here: the 0.2 s of work may run slowly beside other work.)"""
     out = tmp_path / "deals"
     result = CliRunner().invoke(generate, ["all-in-a-row", "--count", "1", "--out", str(out), "--seeds", "1",
                                            "--jobs", "1", "--time-limit", "6"])
     assert result.exit_code == 0, result.output
-    text = (out / "all-in-a-row-1.txt").read_text()
-    assert "# difficulty: hard (27.3 bits); 43 of 117 legal moves along the line lose" in text
+    difficulty = (out / "all-in-a-row-1.txt").read_text().splitlines()[1]
+    # rated (its line, and so its rating, depends on what the process's table holds already)
+    assert difficulty.startswith("# difficulty: ") and "legal moves along the line lose" in difficulty, difficulty
 
 
 def test_seeds_the_budget_left_undecided_are_counted_and_the_advice_says_so(tmp_path):
