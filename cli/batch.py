@@ -110,7 +110,9 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     try:  # workers first: a cluster that cannot be used leaves no new database behind
         with surveying.workers(jobs, cluster) as run_tasks, results(db_path) as store:
             todo = surveying.pending(store, entry.name, variant, seeds, retry_unknown)
-            stored_before = store.summary(entry.name, variant, seeds).deals
+            size = seeds.stop - seeds.start  # len() stops at 2**63 - 1 seeds
+            # the stored rows to solve again (read now: another survey may store rows meanwhile)
+            again = max(0, todo.count - (size - store.summary(entry.name, variant, seeds).deals))
             winnable = 0
 
             def on_rows(rows):
@@ -125,7 +127,6 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
                                          on_rows, table_mib)
             except KeyboardInterrupt:
                 stored = store.summary(entry.name, variant, seeds).deals
-                size = seeds.stop - seeds.start  # len() stops at 2**63 - 1 seeds
                 interrupted(f"{stored} of {size} deals of the range are stored in {shown(db_path)}; rerun to resume")
             summary = store.summary(entry.name, variant, seeds)
             seats, scores = reporting.values(store, entry.name, variant, seeds)
@@ -141,9 +142,9 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     low, high = summary.interval
     counts = ", ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items())
     title = f"{entry.title} ({variant})" if variant else entry.title
-    again, kept = new - (summary.deals - stored_before), summary.deals - new  # again: --retry-unknown's
-    counted = (f"{new} solved now, {again} of them stored before and solved again, {kept} kept as stored" if again
-               else f"{new} solved now, {kept} stored before")
+    kept = summary.deals - new
+    counted = (f"{new} solved now, {min(again, new)} of them stored before and solved again, {kept} kept as stored"
+               if again else f"{new} solved now, {kept} stored before")
     click.echo(f"{title}, seeds {seeds.start}-{seeds.stop - 1}: {amount(summary.deals, 'deal')} ({counted}) "
                f"in {wall:.1f} s")
     click.echo(counts)
@@ -177,7 +178,8 @@ def generate(game_name, count, out_dir, difficulty, unwinnable, pictures, seed_t
     the solution (replayed by the reference rules) or the explanation, then the deal, so
     `winnable solve GAME FILE` reads it (a comment names the variant's options, e.g.
     --players 3, to give it). --time-limit and --node-limit apply to each deal (its
-    solve and its difficulty measurement).
+    solve and its difficulty measurement; an unwinnable deal's explanation gets a budget
+    of its own).
 
     \b
     Difficulty: along the solution line the engine marks every legal move 'keeps

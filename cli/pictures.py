@@ -51,7 +51,7 @@ def writable(path: str, source: str | None = None) -> None:
         raise InputError(f"{shown(path)} is the input file; give the output another name")
     if os.path.isfile(path) and not os.access(path, os.W_OK):
         raise InputError(f"cannot write {shown(path)}: it is read-only")
-    folder = os.path.dirname(path) or "."
+    folder = os.path.dirname(os.path.realpath(path) if os.path.islink(path) else path) or "."  # where it is made
     if not os.path.isdir(folder):
         reason = os.strerror(errno.ENOTDIR if os.path.exists(folder) else errno.ENOENT)
         raise InputError(f"cannot write {shown(path)}: cannot make a new file in {shown(folder)} ({reason})")

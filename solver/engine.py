@@ -262,7 +262,7 @@ class Engine:
                 verdicts[index] = whole.verdict
             else:
                 search(index, len(moves) - index)
-        still_open = [index for index, verdict in verdicts.items() if verdict == UNKNOWN]
+        still_open = [] if budget.exhausted() else [index for index, verdict in verdicts.items() if verdict == UNKNOWN]
         for done, index in enumerate(progress(still_open)):
             if budget.exhausted():
                 break

@@ -128,6 +128,8 @@ def test_the_game_frames_the_cards_a_move_plays_not_its_player_or_counts():
     assert names_in("player 2: 4 on down1", picture) == {"4"}
     assert names_in("ends after 3 turns with 4 cards left; player 1 must play 3 more; 50 and 60 can never be played",
                     picture) == {"50", "60"}
+    assert names_in("Player 1: 3 on down1; each exactly 10 from the last; they fill 4 places of the hand of 3",
+                    picture) == {"3"}  # not the pile at 10, nor card 4
 
 
 def test_explain_page_frames_the_cards_its_reasons_name(tmp_path):

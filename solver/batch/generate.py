@@ -133,6 +133,8 @@ class Found(NamedTuple):
     text: str
 
 
+#: The reason of an unwinnable deal whose explanation the budget left open (its search proved it).
+UNEXPLAINED = "not explained within the budget (the search proved it; `winnable explain` with more time may say why)"
 #: The difficulty line of a deal some of whose moves the budget left undecided.
 UNRATED = "not rated (a move along the line stayed undecided within the budget; --difficulty needs every move decided)"
 
@@ -152,7 +154,7 @@ def deal_text(entry, variant: str, seed: int, position, result, difficulty: Diff
         lines += [f"#   {number}. {turn}" for number, turn in enumerate(result.turns, start=1)]  # as solve shows it
     else:
         lines[0] += f" (proven by {result.stats.method}, {result.stats.nodes} nodes)"
-        lines += [f"# why: {reason}" for reason in reasons or ["(no shorter explanation than the search that proved it)"]]
+        lines += [f"# why: {reason}" for reason in reasons or [UNEXPLAINED]]
     return "\n".join(lines) + "\n" + entry.rules.format_position(position)
 
 
@@ -172,7 +174,7 @@ def examine_chunk(task: tuple) -> tuple[int, int, list[Found]]:
                 # a budget of its own: the solve's may be spent, and the explanation was then
                 # "not decided" of a deal proven unwinnable
                 explanation = entry.engine.explain(position, Budget(time_limit, node_limit, table_mib=table_mib))
-                reasons = list(explanation.reasons) if explanation.verdict == UNWINNABLE else None
+                reasons = list(explanation.reasons) if explanation.verdict == UNWINNABLE else [UNEXPLAINED]
                 text = deal_text(entry, variant, seed, position, result, None, reasons)
                 found.append(Found(seed, UNWINNABLE, None, reasons, text))
             continue

@@ -51,7 +51,7 @@ WINDOW = 64
 CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
 #: Seconds a store waits for another connection's lock on the database before it gives up.
 LOCK_SECONDS = 30
-#: ... in waits of this many seconds when it opens the database: Python runs a signal's handler
+#: ... in waits of this many seconds (opening it, storing rows): Python runs a signal's handler
 #: only between SQLite's calls, and Ctrl-C during one wait of 30 s went unheard until it ended.
 LOCK_STEP = 0.1
 
@@ -238,6 +238,12 @@ class Summary:
         }
 
 
+def locked(error: BaseException) -> bool:
+    """Whether `error` is SQLite's "database is locked": another connection holds the lock."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return isinstance(error, sqlite3.OperationalError) and code == sqlite3.SQLITE_BUSY
+
+
 class Store:
     """The SQLite results database. `read_only` opens an existing one without changing it.
 
@@ -309,34 +315,40 @@ class Store:
         added twice is an error, and a version read before an upgrade does not match the
         columns read after it)."""
         try:
-            self._begin("BEGIN" if read_only else "BEGIN IMMEDIATE")
+            self._waiting(lambda: self.db.execute("BEGIN" if read_only else "BEGIN IMMEDIATE"))
         except sqlite3.OperationalError as error:  # another connection held the lock past the timeout
             raise StoreError(f"{self.path}: cannot open it ({error})") from None
         try:
             columns = self._check(read_only)
-            self.db.commit()
-        except BaseException:
+            self._waiting(self.db.commit)  # a reader of a copy not in WAL mode holds it up
+        except BaseException as error:
             self.db.rollback()
+            if locked(error):  # not "not a results database", as __init__ would say
+                raise StoreError(f"{self.path}: cannot open it ({error})") from None
             raise
         #: an older database read as it is lacks the newer columns, read as NULL
         self.has_players, self.has_score_bound = "players" in columns, "score_bound" in columns
         self.columns = ", ".join(name if name in columns else "NULL" for name in Row._fields)
         if not read_only:
-            self.db.execute("PRAGMA journal_mode=WAL")  # kept in the file, but a copy may have lost it
+            try:  # kept in the file, but a copy may have lost it; a reader of a copy holds it up
+                self._waiting(lambda: self.db.execute("PRAGMA journal_mode=WAL"))
+            except sqlite3.OperationalError as error:
+                raise StoreError(f"{self.path}: cannot open it ({error})") from None
             self.db.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a crash still keeps every commit
 
-    def _begin(self, statement: str) -> None:
-        """Runs `statement`, waiting up to LOCK_SECONDS for another connection's lock in steps
-        of LOCK_STEP, so that Ctrl-C is heard meanwhile."""
+    def _waiting(self, action: Callable[[], object]) -> None:
+        """Runs `action` (its SQLite work), waiting up to LOCK_SECONDS for another connection's
+        lock in steps of LOCK_STEP, so that Ctrl-C is heard meanwhile; past them, SQLite's
+        "database is locked"."""
         deadline = time.monotonic() + LOCK_SECONDS
         self.db.execute(f"PRAGMA busy_timeout = {int(LOCK_STEP * 1000)}")
         try:
             while True:
                 try:
-                    self.db.execute(statement)
+                    action()
                     return
                 except sqlite3.OperationalError as error:
-                    if getattr(error, "sqlite_errorcode", None) != sqlite3.SQLITE_BUSY or time.monotonic() > deadline:
+                    if not locked(error) or time.monotonic() > deadline:
                         raise
         finally:
             self.db.execute(f"PRAGMA busy_timeout = {LOCK_SECONDS * 1000}")
@@ -390,9 +402,7 @@ class Store:
             return (f"{name} = CASE WHEN found_better(excluded.score, excluded.score_bound, deals.score) "
                     f"THEN deals.{name} ELSE excluded.{name} END")
 
-        if rows:
-            self.db.create_function("proves_no_less", 7, proves_no_less, deterministic=True)
-            self.db.create_function("found_better", 3, found_better, deterministic=True)
+        def insert() -> None:  # one transaction: retried whole while another connection holds the lock
             with self.db:
                 self.db.executemany(
                     f"INSERT INTO deals ({', '.join(Row._fields)}) VALUES ({', '.join('?' * len(Row._fields))}) "
@@ -404,6 +414,11 @@ class Store:
                     f"AND {NO_UNDECIDED_STARTER.format(row='excluded')})",
                     rows,
                 )
+
+        if rows:
+            self.db.create_function("proves_no_less", 7, proves_no_less, deterministic=True)
+            self.db.create_function("found_better", 3, found_better, deterministic=True)
+            self._waiting(insert)
 
     def done(self, game: str, variant: str, seeds: range, retry_unknown: bool = False) -> set[int]:
         """The seeds of `seeds` already stored (with `retry_unknown`: stored and decided, every

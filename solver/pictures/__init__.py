@@ -218,10 +218,12 @@ def svg_document(body: str, width: int, height: int, definitions: str = "", desc
             f'<rect width="100%" height="100%" fill="#f4f1e8"/>{definitions}{body}</svg>')
 
 
-#: Numbers that count, or name a player, rather than name a card ("player 2", "4 cards left",
-#: "must play 2"): The Game's cards are bare numbers, and these framed cards 2 and 4.
-COUNTS = re.compile(r"\b(?:players?|must play|fewer than|more than|at least|at most)\s+\d+\b"
-                    r"|\b\d+\s+(?:cards?|turns?|points?|moves?|players?|rows?|columns?|more)\b")
+#: Numbers that count, measure or name a player rather than name a card ("player 2", "4 cards
+#: left", "each exactly 10 from the last", "the hand of 6"): The Game's cards are bare numbers,
+#: and these framed cards 2, 4, 10 and 6.
+COUNTS = re.compile(r"\b(?:players?|must play|can play|fewer than|more than|at least|at most|exactly|holds only"
+                    r"|has played|hand of)\s+\d+\b"
+                    r"|\b\d+\s+(?:cards?|turns?|points?|moves?|players?|rows?|columns?|places?|more)\b", re.IGNORECASE)
 
 
 def names_in(text: str, picture: Picture) -> set[str]:

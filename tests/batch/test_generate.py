@@ -16,7 +16,7 @@ from puzzles import twaalven as rules
 from solver.batch import generate as generating
 from solver.batch.files import replacing
 from solver.registry import game
-from solver.result import WINNABLE, Budget
+from solver.result import UNKNOWN, WINNABLE, Budget, Explanation
 from tests.conftest import memory_limit, read_only
 
 TWAALVEN = game("twaalven")
@@ -267,6 +267,10 @@ def test_an_unwinnable_deal_is_explained_with_a_budget_of_its_own(monkeypatch):
     _, _, found = generating.examine_chunk(("black-hole", "", [12], "unwinnable", None, 100_000, None))
     assert [deal.seed for deal in found] == [12]
     assert found[0].reasons == ["No short reason found; the exhaustive search refuted every line of play."]
+    # an explanation that its own budget leaves open says so, still as a list (it was null)
+    monkeypatch.setattr(game("black-hole").engine, "explain", lambda position, budget: Explanation(UNKNOWN, [], "none"))
+    _, _, found = generating.examine_chunk(("black-hole", "", [12], "unwinnable", None, 100_000, None))
+    assert found[0].reasons == [generating.UNEXPLAINED] and f"# why: {generating.UNEXPLAINED}\n" in found[0].text
 
 
 def test_a_deal_is_rated_under_a_time_limit_far_above_its_work(tmp_path):

@@ -171,7 +171,7 @@ class QuickAndEasyEngine(Engine):
 
         for index, key in enumerate(progress(list(after))):
             found[key] = search_part(key, len(after) - index)
-        still_open = [key for key, search in found.items() if not search.optimal]
+        still_open = [] if budget.exhausted() else [key for key, search in found.items() if not search.optimal]
         for index, key in enumerate(progress(still_open)):  # what the first pass left over, from scratch
             if budget.exhausted():
                 break
