@@ -105,6 +105,10 @@ def test_a_page_written_over_a_link_or_a_file_keeps_them(tmp_path):
     result = run("solve", "twaalven", "--seed", "1", "--html", str(long_name))
     assert result.exit_code == 0 and long_name.read_text().startswith("<!DOCTYPE html>")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["target.svg", "link.svg", long_name.name])
+    dangling = tmp_path / "dangling.html"  # a link into a missing folder: refused before the search, not after
+    dangling.symlink_to(tmp_path / "missing" / "page.html")
+    result = run("solve", "twaalven", "--seed", "1", "--html", str(dangling))
+    assert result.exit_code == 2 and "cannot make a new file in" in result.output and "verdict" not in result.output
 
 
 def test_a_page_names_the_variant_its_pictures_do_not_show(tmp_path):
