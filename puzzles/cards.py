@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numbers
 
-from .errors import ParseError, WinnableError, quoted
+from .errors import IllegalPositionError, ParseError, WinnableError, quoted
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -26,6 +26,16 @@ def rank(card: int) -> int:
 def card_name(card: int) -> str:
     """The card in notation: rank then suit, e.g. `TS`, `7H`."""
     return RANKS[card % 13] + SUITS[card // 13]
+
+
+def check_card_ids(cards, deck_size: int = DECK_SIZE) -> None:
+    """IllegalPositionError for anything in `cards` that is not a card id 0 to `deck_size` - 1:
+    a position built in code (`dataclasses.replace`) with one failed deep in naming it or in a
+    kernel (an IndexError, an OverflowError, a plain ValueError)."""
+    for card in cards:
+        if not (isinstance(card, int) and not isinstance(card, bool) and 0 <= card < deck_size):
+            raise IllegalPositionError(f"{card!r} is not a card: the deck's cards are the ids 0 to {deck_size - 1} "
+                                       "(positions come from deal and parse)")
 
 
 def parse_card(text: str, line: int | None = None) -> int:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from .cards import shuffled
+from .cards import check_card_ids, shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .lines import replay  # noqa: F401  (part of each game's rules)
 from .text import NUMBER, amount, named_lines, parse_number
@@ -285,6 +285,7 @@ def check_position(position: Position, scores_given: bool = True) -> None:
         raise IllegalPositionError(f"{amount(len(p.trick), 'card')} in the trick; {p.players} players play one each")
     seen: set[int] = set()
     in_play = set(deck(p.players, p.values))
+    check_card_ids(list(p.display) + [c for hand in p.hands for c in hand] + list(p.trick), MAX_PLAYERS * TOP)
     for c in list(p.display) + [c for hand in p.hands for c in hand] + list(p.trick):
         if c not in in_play:
             colours = " ".join(COLOURS[:p.players])

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled
+from .cards import DECK_SIZE, card_name, check_card_ids, parse_card, rank, shuffled
 from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
@@ -128,6 +128,7 @@ class OneFoundationGame:
             if len(column) > self.DEPTH:
                 raise IllegalPositionError(f"column {c + 1} holds {len(column)} cards; at most {self.DEPTH}")
         pile = position.foundation
+        check_card_ids([c for column in position.columns for c in column] + list(pile))
         if self.starter is not None and pile[:1] != (self.starter,):
             raise IllegalPositionError(f"the foundation must start with {card_name(self.starter)}")
         for below, card in zip(pile, pile[1:]):

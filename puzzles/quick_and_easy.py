@@ -254,6 +254,8 @@ def check_position(position: Position) -> None:
                 f"{amount(len(seen) - len(tops), 'card')} in the hands and the draw pile; a deal has all {len(DECK)}"
                 + (f" (missing: {missing})" if missing else "")
                 + " (a position mid-game needs 'piles:' and 'to-move:' lines)")
+        if p.played:  # a deal edited in code; its text does not say it
+            raise IllegalPositionError(f"{p.played} cards played this turn, but a deal has nothing played")
         return
     if not 1 <= p.to_move <= p.players:
         raise IllegalPositionError(f"to-move {p.to_move}: there are players 1 to {p.players}")

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .cards import DECK_SIZE, RANKS, card_name, parse_card, rank, shuffled_deck
+from .cards import DECK_SIZE, RANKS, card_name, check_card_ids, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .tableau import format_columns, read_layout
 from .text import NUMBER, amount
@@ -352,6 +352,7 @@ def check_position(position: Position, stock_line: int | None = None, mover_line
         raise IllegalPositionError(f"foundations of {[len(piles) for piles in position.foundations]} piles; "
                                    f"U and D have {FOUNDATIONS} each")
     cards = all_cards(position)
+    check_card_ids(cards)
     duplicates = sorted({c for c in cards if cards.count(c) > 1})
     if duplicates:
         raise IllegalPositionError(f"card {card_name(duplicates[0])} appears twice")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled_deck
+from .cards import DECK_SIZE, card_name, check_card_ids, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
@@ -146,9 +146,11 @@ def check_position(position: Position, lines_given: tuple[str, ...] = PLAYERS) -
         if len(column) > DEPTH:
             raise IllegalPositionError(f"column {c + 1} holds {len(column)} cards; at most {DEPTH}")
     if position.to_move not in PLAYERS:
-        raise IllegalPositionError(f"to-move {quoted(position.to_move)} is not A or B")
+        raise IllegalPositionError(f"to-move {quoted(str(position.to_move))} is not A or B")
     if len(position.foundations) != len(PLAYERS):  # edited with dataclasses.replace: foundations_of failed
         raise IllegalPositionError(f"foundations for {amount(len(position.foundations), 'player')}; {TITLE} has {len(PLAYERS)}")
+    check_card_ids(c for column in position.columns for c in column)
+    check_card_ids(c for piles in position.foundations for pile in piles for c in pile)
     placed = {}
     for player in PLAYERS:
         piles = position.foundations_of(player)

@@ -339,6 +339,9 @@ def check_position(position: Position) -> None:
                 f"{amount(len(gone), 'card')} of 2..{p.top} missing; a deal has them all"
                 " (a position mid-game needs 'piles:', 'to-move:' and 'played:' lines)"
             )
+        if tuple(p.piles) != start_piles(p.top) or p.played:  # a deal edited in code; its text says neither
+            raise IllegalPositionError(f"a deal has its piles at {' '.join(map(str, start_piles(p.top)))} and nothing "
+                                       f"played, not piles {' '.join(map(str, p.piles))} and {p.played} played")
         return
     start = start_piles(p.top)
     moved = [top for top, first in zip(p.piles, start) if top != first]

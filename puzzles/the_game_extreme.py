@@ -202,7 +202,7 @@ def check_position(position: Position) -> None:
     if p.turn_pile not in (None, *range(len(PILES)), MIXED):  # edited with dataclasses.replace: -1 overflowed the kernel
         raise IllegalPositionError(f"turn pile {p.turn_pile!r}: a pile's index 0 to {len(PILES) - 1}, {MIXED} (mixed) or None")
     counts = {kind: 0 for kind in KINDS}
-    shown = set(p.draw).union(*p.hands, p.piles)
+    shown = set(p.draw).union(*p.hands, {t for t in p.piles if 2 <= t <= p.top})  # not a pile's start (1, 100)
     for mark in p.marks:
         if not (isinstance(mark, tuple) and len(mark) == 2 and mark[1] in KINDS):  # edited with dataclasses.replace
             raise IllegalPositionError(f"mark {mark!r}: a (card, instruction) pair, the instruction one of {', '.join(KINDS)}")

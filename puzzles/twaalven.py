@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .cards import DECK_SIZE, card_name, parse_card, rank, shuffled_deck
+from .cards import DECK_SIZE, card_name, check_card_ids, parse_card, rank, shuffled_deck
 from .errors import IllegalMoveError, IllegalPositionError, ParseError, quoted
 from .lines import reference_solve, replay  # noqa: F401  (part of each game's rules)
 from .tableau import format_columns, read_layout, require_full_deal, seeded_columns
@@ -178,6 +178,7 @@ def check_position(position: Position) -> None:
     columns = position.columns
     if len(columns) != COLUMNS:
         raise IllegalPositionError(f"{amount(len(columns), 'column')}; {TITLE} has {COLUMNS}")
+    check_card_ids(c for column in columns for c in column)
     seen = set()
     for c, column in enumerate(columns):
         if len(column) > DEPTH:
@@ -187,7 +188,7 @@ def check_position(position: Position) -> None:
                 raise IllegalPositionError(f"card {card_name(card)} appears twice")
             seen.add(card)
     if position.to_move not in (None, *PLAYERS):
-        raise IllegalPositionError(f"to-move {quoted(position.to_move)} is not T or F")
+        raise IllegalPositionError(f"to-move {quoted(str(position.to_move))} is not T or F")
     gone = DECK_SIZE - len(seen)
     if position.to_move is None and gone:
         raise IllegalPositionError(f"{amount(len(seen), 'card')}; a deal has {DECK_SIZE}")

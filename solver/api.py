@@ -76,7 +76,7 @@ def parse(name: str, text: str, **variant):
     entry = game(name)
     if not isinstance(text, str):  # bytes or None failed in the parser (a TypeError, an AttributeError)
         raise ParseError(f"api.parse takes the text of a deal or position (a str), not a {type(text).__qualname__}")
-    return entry.rules.parse(text, **checked(entry, variant, "rules"))
+    return entry.rules.parse(text.removeprefix("\ufeff"), **checked(entry, variant, "rules"))  # a file's BOM, as FILE
 
 
 def solve(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0, table_mib: int | None = None,
@@ -89,14 +89,26 @@ def solve(name: str, position, time_limit: float | None = 30.0, node_limit: int 
 
 
 def explain(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0,
-            table_mib: int | None = None) -> Explanation:
+            table_mib: int | None = None, **options) -> Explanation:
     """Why the deal or position cannot be won (or that it can), in sentences a player can check."""
     entry = game(name)
+    no_options(entry, options, "explain")
     return entry.engine.explain(position_of(entry, position), budget(time_limit, node_limit, table_mib))
 
 
 def analyse(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0,
-            table_mib: int | None = None) -> AnalyseResult:
+            table_mib: int | None = None, **options) -> AnalyseResult:
     """Every legal move with what it leads to: keeps winnable, loses, or unknown."""
     entry = game(name)
+    no_options(entry, options, "analyse")
     return entry.engine.analyse(position_of(entry, position), budget(time_limit, node_limit, table_mib))
+
+
+def no_options(entry, options: dict, function: str) -> None:
+    """WinnableError for any option given to `function`, which takes none (a TypeError said
+    only 'unexpected keyword argument'): where it belongs, if anywhere."""
+    for name, value in options.items():
+        option = entry.option(name)
+        where = ("api.deal or api.parse" if option.target == "rules" else "api.solve") if option else None
+        raise WinnableError(f"api.{function} takes no option {name}={value!r}"
+                            + (f": it is an option of {where}" if where else f"; {entry.name} has no such option"))

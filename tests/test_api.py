@@ -142,6 +142,19 @@ def test_a_game_name_or_text_of_another_type_is_refused(function, args, error, m
     ("stapelen", "foundations", (), "foundations for 0 players; Stapelen has 2"),
     ("the-game-extreme", "marks", ((5,),), r"mark \(5,\): a \(card, instruction\) pair, the instruction one of stop"),
     ("the-game-extreme", "marks", ((5, "bogus"),), r"mark \(5, 'bogus'\): a \(card, instruction\) pair"),
+    # a deal's piles and cards played this turn, which its text does not say: the piles (100, 100, 1, 1) were
+    # solved as lost, where the deal its text reads back as is won
+    ("the-game", "piles", (100, 100, 1, 1), "a deal has its piles at 1 1 100 100 and nothing played"),
+    ("the-game-extreme", "played", 3, "a deal has its piles at 1 1 100 100 and nothing played"),
+    ("quick-and-easy", "played", 3, "3 cards played this turn, but a deal has nothing played"),
+    ("the-game-extreme", "marks", ((100, "no-talk"),), "card 100 is marked no-talk but is not in a hand"),  # a pile
+    # card ids outside the deck: an IndexError naming them, an OverflowError or the kernel's plain ValueError
+    ("twaalven", "columns", ((52, 1, 2, 3),) + ((),) * 12, "52 is not a card: the deck's cards are the ids 0 to 51"),
+    ("stapelen", "columns", ((-1,),) + ((),) * 12, "-1 is not a card"),
+    ("black-hole", "foundation", (0, 52), "52 is not a card"),
+    ("sir-tommy", "hand", (52,), "52 is not a card"),
+    ("etalage", "trick", (100,), "100 is not a card: the deck's cards are the ids 0 to 59"),
+    ("twaalven", "to_move", 0, "to-move '0' is not T or F"),  # a TypeError quoting it
 ])
 def test_a_position_edited_out_of_shape_is_refused(game, field, value, message):
     """A position edited with dataclasses.replace is checked as parse checks it (docs/api.md):
@@ -169,3 +182,29 @@ def test_a_sir_tommy_end_phase_of_no_player_to_move_is_refused():
         position = position.apply(rng.choice(position.legal_moves()))
     with pytest.raises(IllegalPositionError, match="to-move '' is not U or D"):
         api.solve("sir-tommy", replace(position, to_move=""), time_limit=1)
+
+
+def test_text_with_a_byte_order_mark_parses_as_a_file_does():
+    """`winnable solve GAME FILE` reads a file that starts with a BOM; api.parse of its text
+    said "'\\ufeff7H' is not a card"."""
+    from puzzles import twaalven
+    from solver import api
+
+    deal = api.deal("twaalven", 7)
+    assert api.parse("twaalven", "\ufeff" + twaalven.format_position(deal)) == deal
+
+
+@pytest.mark.parametrize("function, options, message", [
+    ("explain", {"maximise": "U"}, "api.explain takes no option maximise='U': it is an option of api.solve"),
+    ("analyse", {"rows": 2}, "api.analyse takes no option rows=2: it is an option of api.deal or api.parse"),
+    ("analyse", {"bogus": 1}, "api.analyse takes no option bogus=1; sir-tommy has no such option"),
+])
+def test_explain_and_analyse_say_where_an_option_belongs(function, options, message):
+    """They raised a TypeError ('unexpected keyword argument'), where solve says where it belongs."""
+    import re
+
+    from puzzles.errors import WinnableError
+    from solver import api
+
+    with pytest.raises(WinnableError, match=re.escape(message)):
+        getattr(api, function)("sir-tommy", api.deal("sir-tommy", 1), time_limit=1, **options)
