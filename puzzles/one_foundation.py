@@ -81,6 +81,8 @@ class Position:
 
     def apply(self, move: Move) -> Position:
         """The position after `move`; IllegalMoveError if it is not legal here."""
+        if not isinstance(move, Move):  # another game's move with the same fields was applied
+            raise IllegalMoveError(f"{move!r} is not a move of this game")
         if not self.is_legal(move):
             raise IllegalMoveError(f"{move} is not a legal move here")
         columns = list(self.columns)

@@ -204,6 +204,8 @@ class Position:
 
     def apply(self, move: Move) -> Position:
         """The position after `move`; IllegalMoveError if it is not legal here."""
+        if not isinstance(move, (Play, EndTurn)):  # another game's move failed on its fields (an AttributeError)
+            raise IllegalMoveError(f"{move!r} is not a move of {TITLE}")
         if move.player != self.to_move or self.is_won():
             raise IllegalMoveError(f"{move} is not legal here: {'the game is won' if self.is_won() else f'{self.to_move} is to move'}")
         if isinstance(move, Play):

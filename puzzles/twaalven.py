@@ -145,6 +145,8 @@ class Position:
 
     def apply(self, move: Move) -> Position:
         """The position after `move`; IllegalMoveError if it is not legal here."""
+        if not isinstance(move, Move):  # another game's move failed on its fields (an AttributeError)
+            raise IllegalMoveError(f"{move!r} is not a move of {TITLE}")
         player = self._mover()
         ca, cb = move.columns
         legal = (

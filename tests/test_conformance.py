@@ -77,6 +77,24 @@ def test_rules_and_engine_conform(name, variant):
         assert (won.verdict, won.solution, won.stats.method) == (WINNABLE, [], "rules")
 
 
+class ForeignMove:
+    """A move of no game, with the fields moves have (another game's move with the same fields
+    was applied by All in a Row and Black Hole; Twaalven and Sir Tommy failed on its fields)."""
+
+    player, card, column, columns, cards, pile, source, foundation, onto = "A", 27, 6, (0, 1), (0, 1), 0, 0, 0, None
+
+
+@pytest.mark.parametrize("name, variant", CASES, ids=IDS)
+def test_a_move_of_no_game_is_an_illegal_move(name, variant):
+    from puzzles.errors import IllegalMoveError
+
+    position = GAMES[name].rules.deal(GAMES[name].test_seeds[0], **variant)
+    position = next((start for start in GAMES[name].engine.starts(position) if start.legal_moves()), position)
+    for move in (ForeignMove(), None, "7H"):
+        with pytest.raises(IllegalMoveError):
+            position.apply(move)
+
+
 @pytest.mark.parametrize("name, variant", CASES, ids=IDS)
 def test_every_command_runs_and_the_answers_agree(name, variant, tmp_path):
     entry = GAMES[name]
