@@ -15,6 +15,8 @@ See docs/api.md.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from puzzles.cards import MASK64
 from puzzles.errors import ParseError, WinnableError
 
@@ -93,7 +95,8 @@ def explain(name: str, position, time_limit: float | None = 30.0, node_limit: in
     """Why the deal or position cannot be won (or that it can), in sentences a player can check."""
     entry = game(name)
     no_options(entry, options, "explain")
-    return entry.engine.explain(position_of(entry, position), budget(time_limit, node_limit, table_mib))
+    explanation = entry.engine.explain(position_of(entry, position), budget(time_limit, node_limit, table_mib))
+    return replace(explanation, game=entry.name)  # to_json() as `winnable explain --json` gives it
 
 
 def analyse(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0,

@@ -448,6 +448,7 @@ class Explanation:
     method: str  # "rules", "search", "cp-sat core" or "none"
     proofs: list[tuple[object, Refutation]] = field(default_factory=list)
     spelled: list[int] = field(default_factory=list)
+    game: str = ""  # the game's name, set where the explanation leaves the engine (api, command line)
 
     def unspelled_reasons(self) -> list[str]:
         """The reasons no proof tree spells out (a page that draws the trees lists only these)."""
@@ -455,7 +456,8 @@ class Explanation:
 
     def to_json(self) -> dict:
         proofs = [{"to_move": start.to_move, **tree.to_json()} for start, tree in self.proofs]
-        return {"verdict": self.verdict, "reasons": self.reasons, "method": self.method, "proofs": proofs}
+        return {"game": self.game, "verdict": self.verdict, "reasons": self.reasons, "method": self.method,
+                "proofs": proofs}
 
     def lines(self) -> list[str]:
         """The text `explain` prints: the verdict, then one line per reason."""

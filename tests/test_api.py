@@ -208,3 +208,17 @@ def test_explain_and_analyse_say_where_an_option_belongs(function, options, mess
 
     with pytest.raises(WinnableError, match=re.escape(message)):
         getattr(api, function)("sir-tommy", api.deal("sir-tommy", 1), time_limit=1, **options)
+
+
+def test_an_explanation_s_json_is_the_command_line_s():
+    """Explanation.to_json() had no "game" key, which `winnable explain --json` adds."""
+    import json
+
+    from click.testing import CliRunner
+
+    from cli.commands import main
+    from solver import api
+
+    given = json.loads(CliRunner().invoke(main, ["explain", "black-hole", "--seed", "17", "--json"]).output)
+    assert {**api.explain("black-hole", api.deal("black-hole", 17)).to_json(), "seed": 17} == given
+    assert given["game"] == "black-hole"
