@@ -15,10 +15,10 @@ See docs/api.md.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from puzzles.cards import MASK64
-from puzzles.errors import ParseError, WinnableError
+from puzzles.errors import IllegalPositionError, ParseError, WinnableError
 
 from .registry import GAMES, game
 from .result import AnalyseResult, Budget, Explanation, SolveResult
@@ -27,9 +27,10 @@ from .result import AnalyseResult, Budget, Explanation, SolveResult
 def budget(time_limit: float | None, node_limit: int, table_mib: int | None) -> Budget:
     """A search budget from a caller's limits, checked as the command line checks its options:
     a time limit of zero, below it or not a number would only leave every answer unknown."""
-    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and not isinstance(time_limit, bool)
+                                       and time_limit > 0):
         raise WinnableError(f"time_limit {time_limit!r}: give a number of seconds above 0, or None for no limit")
-    if not (isinstance(node_limit, int) and 0 <= node_limit <= MASK64):
+    if not (isinstance(node_limit, int) and not isinstance(node_limit, bool) and 0 <= node_limit <= MASK64):
         # above 2**64 - 1 (the command line's most) the kernel raised an OverflowError
         raise WinnableError(f"node_limit {node_limit!r}: give a whole number of nodes, 0 for no limit")
     if not (table_mib is None or isinstance(table_mib, int) and not isinstance(table_mib, bool)):
@@ -58,8 +59,19 @@ def position_of(entry, position):
         kind = type(position)
         raise WinnableError(f"{entry.name} takes a position from api.deal or api.parse, "
                             f"not a {kind.__module__}.{kind.__qualname__}")
+    field = next((f.name for f in fields(position) if mutable(getattr(position, f.name))), None)
+    if field is not None:  # shared with the caller, it was changed by the search (a row came back with cards)
+        raise IllegalPositionError(f"the position's {field} holds a list, set or dict; positions hold tuples "
+                                   "(dataclasses.replace with tuples, as deal and parse make them)")
     entry.rules.check_position(position)
     return position
+
+
+def mutable(value) -> bool:
+    """Whether `value` is or holds (in tuples) a list, set or dict."""
+    if isinstance(value, (list, set, dict, bytearray)):
+        return True
+    return isinstance(value, tuple) and any(mutable(item) for item in value)
 
 
 def games() -> list[str]:
@@ -70,6 +82,8 @@ def games() -> list[str]:
 def deal(name: str, seed: int, **variant):
     """The seeded deal `seed` of game `name` (a reference-rules position)."""
     entry = game(name)
+    if isinstance(seed, bool):  # True dealt seed 1
+        raise WinnableError(f"seed {seed!r}: give a whole number")
     return entry.rules.deal(seed, **checked(entry, variant, "rules"))
 
 

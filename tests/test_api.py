@@ -24,6 +24,8 @@ def test_the_api_examples_give_the_answers_they_show(page, least):
     ({"node_limit": 2**64}, "node_limit 18446744073709551616: give a whole number of nodes"),
     ({"table_mib": "64"}, "table_mib '64': give a whole number of MiB"),
     ({"table_mib": 1.5}, "table_mib 1.5: give a whole number of MiB"),
+    ({"time_limit": True}, "time_limit True: give a number of seconds"),  # taken as 1 s, as table_mib is not
+    ({"node_limit": True}, "node_limit True: give a whole number of nodes"),
 ])
 def test_a_budget_the_command_line_would_refuse_is_bad_input(limits, message):
     """A time limit of 0 or below, or not a number, left every answer unknown without a word:
@@ -155,6 +157,9 @@ def test_a_game_name_or_text_of_another_type_is_refused(function, args, error, m
     ("sir-tommy", "hand", (52,), "52 is not a card"),
     ("etalage", "trick", (100,), "100 is not a card: the deck's cards are the ids 0 to 59"),
     ("twaalven", "to_move", 0, "to-move '0' is not T or F"),  # a TypeError quoting it
+    # lists shared with the caller: the search changed them (a row came back holding cards)
+    ("sir-tommy", "stock", [], "the position's stock holds a list, set or dict; positions hold tuples"),
+    ("stapelen", "columns", tuple([] for _ in range(13)), "the position's columns holds a list"),
 ])
 def test_a_position_edited_out_of_shape_is_refused(game, field, value, message):
     """A position edited with dataclasses.replace is checked as parse checks it (docs/api.md):
@@ -222,3 +227,12 @@ def test_an_explanation_s_json_is_the_command_line_s():
     given = json.loads(CliRunner().invoke(main, ["explain", "black-hole", "--seed", "17", "--json"]).output)
     assert {**api.explain("black-hole", api.deal("black-hole", 17)).to_json(), "seed": 17} == given
     assert given["game"] == "black-hole"
+
+
+def test_a_seed_that_is_a_flag_is_refused():
+    """api.deal(game, True) dealt seed 1."""
+    from puzzles.errors import WinnableError
+    from solver import api
+
+    with pytest.raises(WinnableError, match="seed True: give a whole number"):
+        api.deal("twaalven", True)
