@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import sys
 from contextlib import contextmanager
-from dataclasses import replace
 
 import click
 
@@ -170,7 +169,7 @@ def explain(game_name, source, seed, given, as_json, time_limit, node_limit, tab
     entry, position, _ = prepared(game_name, source, seed, given)
     budget = search_budget(time_limit, node_limit, table_mib, html_path, source)
     with searching(time_limit):
-        explanation = replace(entry.engine.explain(position, budget), game=entry.name)
+        explanation = entry.engine.explain(position, budget)
     if html_path is not None:
         write_reasons_page(html_path, entry, position, explanation, {**explanation.to_json(), "seed": seed},
                            variant_of(entry, given))

@@ -15,7 +15,7 @@ See docs/api.md.
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import fields
 
 from puzzles.cards import MASK64
 from puzzles.errors import IllegalPositionError, ParseError, WinnableError
@@ -109,8 +109,7 @@ def explain(name: str, position, time_limit: float | None = 30.0, node_limit: in
     """Why the deal or position cannot be won (or that it can), in sentences a player can check."""
     entry = game(name)
     no_options(entry, options, "explain")
-    explanation = entry.engine.explain(position_of(entry, position), budget(time_limit, node_limit, table_mib))
-    return replace(explanation, game=entry.name)  # to_json() as `winnable explain --json` gives it
+    return entry.engine.explain(position_of(entry, position), budget(time_limit, node_limit, table_mib))
 
 
 def analyse(name: str, position, time_limit: float | None = 30.0, node_limit: int = 0,

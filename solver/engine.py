@@ -12,6 +12,7 @@ Optimisation games (The Game and its editions) override `solve` and `analyse` an
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from typing import Callable
 
 from puzzles.lines import replay
@@ -169,8 +170,11 @@ class Engine:
         return found[0] if found else None
 
     def explain(self, position, budget: Budget | None = None) -> Explanation:
-        """Why the deal or position cannot be won, or that it can (and by whom)."""
-        budget = budget or Budget()
+        """Why the deal or position cannot be won, or that it can (and by whom), naming the game."""
+        return replace(self.explanation(position, budget or Budget()), game=self.name)
+
+    def explanation(self, position, budget: Budget) -> Explanation:
+        """`explain`'s answer, its game not yet named."""
         result = self.solve(position, budget)
         if isinstance(result, OptimumResult):
             method = "rules" if result.verdict == WINNABLE else "search"

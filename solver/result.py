@@ -448,7 +448,7 @@ class Explanation:
     method: str  # "rules", "search", "cp-sat core" or "none"
     proofs: list[tuple[object, Refutation]] = field(default_factory=list)
     spelled: list[int] = field(default_factory=list)
-    game: str = ""  # the game's name, set where the explanation leaves the engine (api, command line)
+    game: str = ""  # the game's name, which Engine.explain sets
 
     def unspelled_reasons(self) -> list[str]:
         """The reasons no proof tree spells out (a page that draws the trees lists only these)."""

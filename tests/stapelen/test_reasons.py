@@ -172,7 +172,8 @@ def test_explain_lost_position_gives_the_rules_reasons():
     pos = sp.parse(CASES["circle"][0])
     result = engine.explain(pos, Budget(time_limit=20))
     assert (result.verdict, result.method, result.reasons) == (UNWINNABLE, "rules", [CASES["circle"][1]])
-    assert result.to_json() == {"verdict": UNWINNABLE, "reasons": result.reasons, "method": "rules", "proofs": []}
+    assert result.to_json() == {"game": "stapelen", "verdict": UNWINNABLE, "reasons": result.reasons, "method": "rules",
+                                "proofs": []}
 
 
 def test_explain_falls_back_to_an_unsat_core():

@@ -227,7 +227,8 @@ def test_explain_winnable_and_lost_deals():
     assert "only with F starting" in only_f.reasons[0]
     lost = ENGINE.explain(rules.deal(998).start("T"), budget)
     assert (lost.verdict, lost.method) == (UNWINNABLE, "rules")
-    assert lost.to_json() == {"verdict": UNWINNABLE, "reasons": lost.reasons, "method": "rules", "proofs": []}
+    assert lost.to_json() == {"game": "twaalven", "verdict": UNWINNABLE, "reasons": lost.reasons, "method": "rules",
+                              "proofs": []}
 
 
 def test_explain_of_a_deal_one_starter_wins_names_how_the_other_start_was_refuted():
