@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench_table import run, time_limit
 from puzzles.cards import card_name, parse_card
 from puzzles.lines import replay
 from solver.registry import GAMES
@@ -117,7 +118,7 @@ def main() -> None:
     parser.add_argument("--solver", required=True, help="path to a built black-hole-solve binary")
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-1000"))
     parser.add_argument("--games", default="black-hole,all-in-a-row")
-    parser.add_argument("--time-limit", type=float, default=60.0, help="our budget per deal, seconds")
+    parser.add_argument("--time-limit", type=time_limit, default=60.0, help="our budget per deal, seconds")
     parser.add_argument("--boards", type=Path, help="keep the board files here (default: a temporary folder)")
     args = parser.parse_args()
 
@@ -194,4 +195,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -23,7 +23,7 @@ import resource
 import statistics
 import time
 
-from bench_table import print_rows, seconds_rows
+from bench_table import print_rows, run, seconds_rows, time_limit
 from puzzles import etalage as rules
 from puzzles.etalage import Pick
 from solver import parallel
@@ -78,9 +78,9 @@ def main() -> None:
     parser.add_argument("--values", type=int, default=rules.TOP, choices=range(2, rules.TOP + 1))
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-100"))
     parser.add_argument("--from-trick", type=int, default=1)
-    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--time-limit", type=time_limit, default=60.0)
     parser.add_argument("--cooperative", action="store_true")
-    parser.add_argument("--cooperative-limit", type=float,
+    parser.add_argument("--cooperative-limit", type=time_limit,
                         help="seconds for a position's cooperative bests (default: --time-limit)")
     parser.add_argument("--along", action="store_true",
                         help="every position of the greedy game from the trick's start on (each card and "
@@ -164,4 +164,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -15,7 +15,7 @@ import statistics
 import tempfile
 import time
 
-from bench_table import print_rows
+from bench_table import print_rows, run
 from cli.pictures import write_line_page
 from solver.batch.survey import seed_range
 from solver.registry import GAMES
@@ -48,4 +48,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

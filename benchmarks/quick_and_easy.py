@@ -14,7 +14,7 @@ import resource
 import statistics
 import time
 
-from bench_table import print_rows, share
+from bench_table import print_rows, run, share, time_limit
 from puzzles import quick_and_easy as rules
 from puzzles.quick_and_easy import EndTurn
 from solver.batch.report import percentile
@@ -47,7 +47,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-1000"))
     parser.add_argument("--pro", action="store_true")
-    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--time-limit", type=time_limit, default=10.0)
     args = parser.parse_args()
 
     seconds, played, heuristic, nodes, search_seconds = [], [], [], 0, 0.0
@@ -85,4 +85,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

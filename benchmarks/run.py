@@ -14,7 +14,7 @@ import resource
 import time
 from collections import Counter
 
-from bench_table import print_rows, seconds_rows
+from bench_table import node_limit, print_rows, run, seconds_rows, time_limit
 from solver.registry import game
 from solver.result import UNKNOWN, WINNABLE, Budget
 from solver.batch.survey import seed_range
@@ -25,8 +25,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-1000"))
-    parser.add_argument("--time-limit", type=float, default=10.0)
-    parser.add_argument("--node-limit", type=int, default=0)
+    parser.add_argument("--time-limit", type=time_limit, default=10.0)
+    parser.add_argument("--node-limit", type=node_limit, default=0)
     args = parser.parse_args()
 
     entry = game(args.game)
@@ -67,4 +67,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -15,7 +15,7 @@ import statistics
 import time
 from collections import Counter
 
-from bench_table import print_rows, seconds_rows
+from bench_table import print_rows, run, seconds_rows, time_limit
 from puzzles import sir_tommy as rules
 from solver.games.sir_tommy.engine import GAME
 from solver.result import UNKNOWN, WINNABLE, Budget
@@ -28,7 +28,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-1000"))
     parser.add_argument("--rows", type=int, default=rules.DEFAULT_ROWS)
-    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--time-limit", type=time_limit, default=10.0)
     parser.add_argument("--maximise", choices=["U", "D"])
     args = parser.parse_args()
 
@@ -78,4 +78,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -15,7 +15,7 @@ import argparse
 import statistics
 import time
 
-from bench_table import print_rows
+from bench_table import at_least, print_rows, run, time_limit
 from puzzles import sir_tommy as rules
 from puzzles.cards import rank
 from puzzles.sir_tommy import EndTurn, Play
@@ -58,9 +58,9 @@ def greedy_position(seed: int, turns: int, rows: int):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-20"))
-    parser.add_argument("--turns", type=int, default=10)
+    parser.add_argument("--turns", type=at_least(0), default=10)
     parser.add_argument("--rows", type=int, default=rules.DEFAULT_ROWS)
-    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--time-limit", type=time_limit, default=60.0)
     args = parser.parse_args()
 
     seconds, moves, decided, complete, open_seeds = [], 0, 0, 0, []
@@ -91,4 +91,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -18,14 +18,17 @@ import tempfile
 import time
 from contextlib import closing, redirect_stdout
 
-from bench_table import print_rows
+from bench_table import at_least, print_rows, run
 from cli.batch import generate, survey
 
 
 def timed(command, args: list[str]) -> float:
+    """The wall time of a command, run as its console script runs it; KeyboardInterrupt when it
+    was interrupted (it ended with exit code 130, and the script went on to the next)."""
     start = time.perf_counter()
     with open(os.devnull, "w") as quiet, redirect_stdout(quiet):
-        command.main(args, standalone_mode=False)
+        if command.main(args, standalone_mode=False) == 130:
+            raise KeyboardInterrupt
     return time.perf_counter() - start
 
 
@@ -33,8 +36,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="twaalven")
     parser.add_argument("--seeds", default="1-10000")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--jobs", type=at_least(1), default=2)
+    parser.add_argument("--count", type=at_least(1), default=100)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as work:
@@ -62,4 +65,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -15,7 +15,7 @@ import resource
 import statistics
 import time
 
-from bench_table import print_rows, share
+from bench_table import print_rows, run, share, time_limit
 from puzzles import the_game as rules
 from puzzles.the_game import EndTurn, Play
 from solver.games.the_game.engine import GAME
@@ -68,7 +68,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-200"))
     parser.add_argument("--expert", action="store_true")
     parser.add_argument("--smaller-hand", action="store_true")
-    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--time-limit", type=time_limit, default=10.0)
     args = parser.parse_args()
 
     times, solver_left, heuristic_left, violations = [], [], [], []
@@ -114,4 +114,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

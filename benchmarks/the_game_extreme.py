@@ -15,7 +15,7 @@ import resource
 import statistics
 import time
 
-from bench_table import print_rows, share
+from bench_table import print_rows, run, share, time_limit
 from puzzles import the_game as base
 from puzzles import the_game_extreme as rules
 from solver.batch.report import percentile
@@ -60,7 +60,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=1)
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-200"))
     parser.add_argument("--expert", action="store_true")
-    parser.add_argument("--time-limit", type=float, default=10.0)
+    parser.add_argument("--time-limit", type=time_limit, default=10.0)
     args = parser.parse_args()
 
     extreme_deals = [(seed, rules.deal(seed, players=args.players, expert=args.expert)) for seed in args.seeds]
@@ -78,4 +78,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -18,7 +18,7 @@ import argparse
 import statistics
 import time
 
-from bench_table import print_rows
+from bench_table import at_least, print_rows, run, time_limit
 from the_game import heuristic_turn
 from puzzles import the_game as rules
 from solver.batch.report import percentile
@@ -46,9 +46,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1)
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-50"))
-    parser.add_argument("--cuts", type=int, nargs="+", default=[4, 8, 12])
-    parser.add_argument("--time-limit", type=float, default=10.0)
-    parser.add_argument("--analyse-limit", type=float, default=0.0)
+    parser.add_argument("--cuts", type=at_least(1), nargs="+", default=[4, 8, 12])
+    parser.add_argument("--time-limit", type=time_limit, default=10.0)
+    parser.add_argument("--analyse-limit", type=time_limit, default=None)
     parser.add_argument("--expert", action="store_true")
     parser.add_argument("--smaller-hand", action="store_true")
     args = parser.parse_args()
@@ -95,4 +95,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

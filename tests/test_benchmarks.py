@@ -63,3 +63,20 @@ def test_the_general_benchmark_runs_every_game(name):
                           capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
     assert "seeds             1-1 (1 deal)" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["run.py", "nosuchgame", "--seeds", "1-2"], "error: unknown game 'nosuchgame'"),
+    (["run.py", "twaalven", "--seeds", "1-2", "--time-limit", "-1"], "give a number of seconds above 0"),
+    (["run.py", "twaalven", "--seeds", "1-2", "--node-limit", str(2**70)], "give a whole number of nodes"),
+    (["the_game.py", "--players", "6", "--seeds", "1-1"], "error: 6 players; The Game is for 1 to 5"),
+    (["sir_tommy.py", "--rows", "0", "--seeds", "1-1"], "error: --rows 0: the number of rows must be 1 to 8"),
+    (["the_game_stuck.py", "--seeds", "1-1", "--cuts", "-100"], "give a whole number of at least 1"),
+    (["survey.py", "--count", "0"], "give a whole number of at least 1"),
+])
+def test_a_benchmark_given_bad_input_says_so_in_one_line(args, message):
+    """These ended in tracebacks (exit 1), or took a time limit of -1 and printed a table of
+    figures it left meaningless."""
+    done = subprocess.run([sys.executable, *args], cwd=BENCHMARKS, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
