@@ -19,6 +19,12 @@ from solver.batch.report import percentile
 from solver.batch.survey import wilson
 
 
+def summary(doc: str) -> str:
+    """A script's first paragraph with its lines joined: the --help description (its first line
+    alone stopped mid-sentence)."""
+    return " ".join(doc.split("\n\n")[0].split())
+
+
 def seconds_rows(seconds: list[float], slowest_seed: int | None) -> list[tuple[str, str]]:
     """Median, p90, p99, max (with its seed) and total of per-deal seconds, sorted ascending."""
     return [

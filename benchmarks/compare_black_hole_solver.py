@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench_table import run, time_limit
+from bench_table import run, summary, time_limit
 from puzzles.cards import card_name, parse_card
 from puzzles.lines import replay
 from solver.registry import GAMES
@@ -114,7 +114,7 @@ def peak_mib(command: list[str]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--solver", required=True, help="path to a built black-hole-solve binary")
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-1000"))
     parser.add_argument("--games", default="black-hole,all-in-a-row")

@@ -23,7 +23,7 @@ import resource
 import statistics
 import time
 
-from bench_table import print_rows, run, seconds_rows, time_limit
+from bench_table import print_rows, run, seconds_rows, summary, time_limit
 from puzzles import etalage as rules
 from puzzles.etalage import Pick
 from solver import parallel
@@ -73,7 +73,7 @@ def share(count: int, total: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--players", type=int, default=3, choices=range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1))
     parser.add_argument("--values", type=int, default=rules.TOP, choices=range(2, rules.TOP + 1))
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-100"))

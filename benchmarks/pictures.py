@@ -15,7 +15,7 @@ import statistics
 import tempfile
 import time
 
-from bench_table import print_rows, run
+from bench_table import print_rows, run, summary
 from cli.pictures import write_line_page
 from solver.batch.survey import seed_range
 from solver.registry import GAMES
@@ -23,7 +23,7 @@ from solver.result import Budget
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-20"))
     args = parser.parse_args()
     rows = []

@@ -14,7 +14,7 @@ import resource
 import statistics
 import time
 
-from bench_table import print_rows, run, share, time_limit
+from bench_table import print_rows, run, share, summary, time_limit
 from puzzles import quick_and_easy as rules
 from puzzles.quick_and_easy import EndTurn
 from solver.batch.report import percentile
@@ -43,7 +43,7 @@ def heuristic_played(deal) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-1000"))
     parser.add_argument("--pro", action="store_true")

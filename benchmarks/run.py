@@ -14,7 +14,7 @@ import resource
 import time
 from collections import Counter
 
-from bench_table import node_limit, print_rows, run, seconds_rows, time_limit
+from bench_table import node_limit, print_rows, run, seconds_rows, summary, time_limit
 from solver.registry import game
 from solver.result import UNKNOWN, WINNABLE, Budget
 from solver.batch.survey import seed_range
@@ -22,7 +22,7 @@ from solver.words import amount
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("game")
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-1000"))
     parser.add_argument("--time-limit", type=time_limit, default=10.0)
@@ -30,6 +30,7 @@ def main() -> None:
     args = parser.parse_args()
 
     entry = game(args.game)
+    entry.engine.set_up(Budget(args.time_limit, args.node_limit))  # the table, made off the clock as the commands do
     seconds, verdicts, methods, starters = [], Counter(), Counter(), Counter()
     nodes = kernel_seconds = 0.0
     slowest = (0.0, None)

@@ -15,7 +15,7 @@ import argparse
 import statistics
 import time
 
-from bench_table import at_least, print_rows, run, time_limit
+from bench_table import at_least, print_rows, run, summary, time_limit
 from puzzles import sir_tommy as rules
 from puzzles.cards import rank
 from puzzles.sir_tommy import EndTurn, Play
@@ -56,7 +56,7 @@ def greedy_position(seed: int, turns: int, rows: int):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-20"))
     parser.add_argument("--turns", type=at_least(0), default=10)
     parser.add_argument("--rows", type=int, default=rules.DEFAULT_ROWS)

@@ -18,7 +18,7 @@ import tempfile
 import time
 from contextlib import closing, redirect_stdout
 
-from bench_table import at_least, print_rows, run
+from bench_table import at_least, print_rows, run, summary
 from cli.batch import generate, survey
 
 
@@ -33,7 +33,7 @@ def timed(command, args: list[str]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--game", default="twaalven")
     parser.add_argument("--seeds", default="1-10000")
     parser.add_argument("--jobs", type=at_least(1), default=2)

@@ -18,7 +18,7 @@ import argparse
 import statistics
 import time
 
-from bench_table import at_least, print_rows, run, time_limit
+from bench_table import at_least, print_rows, run, summary, time_limit
 from the_game import heuristic_turn
 from puzzles import the_game as rules
 from solver.batch.report import percentile
@@ -43,7 +43,7 @@ def stuck_positions(seed: int, players: int, cuts: list[int], **variant) -> dict
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--players", type=int, default=1)
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-50"))
     parser.add_argument("--cuts", type=at_least(1), nargs="+", default=[4, 8, 12])
