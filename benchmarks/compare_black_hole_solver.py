@@ -15,6 +15,7 @@ winning lines are replayed by our reference rules, so a disagreement says which 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import resource
 import statistics
@@ -121,19 +122,27 @@ def main() -> None:
     parser.add_argument("--time-limit", type=time_limit, default=60.0, help="our budget per deal, seconds")
     parser.add_argument("--boards", type=Path, help="keep the board files here (default: a temporary folder)")
     args = parser.parse_args()
+    games = args.games.split(",")
+    for name in games:  # checked before any folder is made (a bad name left an empty one behind)
+        if name not in THEIR_GAME:
+            parser.error(f"--games {name!r}: black-hole-solve plays {', '.join(THEIR_GAME)}")
+    if not (os.path.isfile(args.solver) and os.access(args.solver, os.X_OK)):
+        parser.error(f"--solver {args.solver!r}: not an executable file")
+    if args.boards is not None and args.boards.exists() and not args.boards.is_dir():
+        parser.error(f"--boards {str(args.boards)!r}: a file, not a folder")
 
     folder = args.boards or Path(tempfile.mkdtemp(prefix="bhs-boards-"))
     folder.mkdir(parents=True, exist_ok=True)
     their_startup = startup_seconds([args.solver, "--version"])
     start = time.perf_counter()
-    for name in args.games.split(","):  # our one-off cost: the kernel and its table
+    for name in games:  # our one-off cost: the kernel and its table
         GAMES[name].engine.solve(GAMES[name].rules.deal(0))
     our_startup = time.perf_counter() - start
 
     header = ["solver", "decided", "winnable", "median ms", "p99 ms", "max ms (seed)", "total s",
               "median nodes", "total nodes"]
     problems, their_peak = [], {}
-    for name in args.games.split(","):
+    for name in games:
         game = GAMES[name]
         ours, kernel = Runs("winnable (in-process)"), Runs("  its kernel alone")
         theirs = {flag: Runs(f"black-hole-solve {flag}".strip()) for flag in ("", "--rank-reach-prune")}
