@@ -29,6 +29,7 @@ from pathlib import Path
 from bench_table import run, summary, time_limit
 from puzzles.cards import card_name, parse_card
 from puzzles.lines import replay
+from puzzles.text import amount
 from solver.registry import GAMES
 from solver.batch.report import percentile
 from solver.result import UNKNOWN, UNWINNABLE, WINNABLE, Budget
@@ -187,7 +188,7 @@ def main() -> None:
         rows = [header, ours.row(), kernel.row(), *(runs.row() for runs in theirs.values())]
         widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
         count = len(args.seeds)
-        print(f"\n{game.title}, seeds {args.seeds.start}-{args.seeds.stop - 1} ({count} deals), wall time per deal")
+        print(f"\n{game.title}, seeds {args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')}), wall time per deal")
         for row in rows:
             print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
 

@@ -17,6 +17,7 @@ import time
 from bench_table import print_rows, run, share, summary, time_limit
 from puzzles import quick_and_easy as rules
 from puzzles.quick_and_easy import EndTurn
+from puzzles.text import amount
 from solver.batch.report import percentile
 from solver.batch.survey import seed_range
 from solver.games.quick_and_easy.engine import GAME, step
@@ -71,7 +72,7 @@ def main() -> None:
     seconds.sort()
     print_rows([
         ("game", f"{rules.TITLE}, {args.players} player(s){', pro' if args.pro else ''}"),
-        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({count} deals), time limit {args.time_limit:g} s"),
+        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')}), time limit {args.time_limit:g} s"),
         ("decided", f"{100 * decided / count:.1f}%"),
         ("solver wins", share(wins, count)),
         ("heuristic wins", share(heuristic_wins, count)),

@@ -17,6 +17,7 @@ from collections import Counter
 
 from bench_table import print_rows, run, seconds_rows, summary, time_limit
 from puzzles import sir_tommy as rules
+from puzzles.text import amount
 from solver.games.sir_tommy.engine import GAME
 from solver.result import UNKNOWN, WINNABLE, Budget
 from solver.batch.survey import seed_range
@@ -59,7 +60,7 @@ def main() -> None:
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rows = [
         ("game", f"{rules.TITLE}, {args.rows} rows" + (f", maximise {args.maximise}" if args.maximise else "")),
-        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({count} deals), time limit {args.time_limit:g} s"),
+        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')}), time limit {args.time_limit:g} s"),
         ("decided", f"{100 * (count - verdicts[UNKNOWN]) / count:.1f}%"),
         ("winnable", f"{100 * verdicts[WINNABLE] / count:.1f}%"),
         ("verdicts", ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items()))),

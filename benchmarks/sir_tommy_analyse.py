@@ -19,6 +19,7 @@ from bench_table import at_least, print_rows, run, summary, time_limit
 from puzzles import sir_tommy as rules
 from puzzles.cards import rank
 from puzzles.sir_tommy import EndTurn, Play
+from puzzles.text import amount
 from solver.batch.report import percentile
 from solver.batch.survey import seed_range
 from solver.games.sir_tommy.engine import GAME
@@ -81,7 +82,7 @@ def main() -> None:
     seconds.sort()
     print_rows([
         ("game", f"{rules.TITLE}, {args.rows} rows, after {args.turns} greedy turns"),
-        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({count} positions), time limit {args.time_limit:g} s"),
+        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'position')}), time limit {args.time_limit:g} s"),
         ("moves decided", f"{decided} of {moves} ({100 * decided / max(moves, 1):.1f}%)"),
         ("positions fully decided", f"{complete} of {count}"),
         ("open moves (seed: open/all)", ", ".join(open_seeds) or "none"),

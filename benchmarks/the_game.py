@@ -18,6 +18,7 @@ import time
 from bench_table import print_rows, run, share, summary, time_limit
 from puzzles import the_game as rules
 from puzzles.the_game import EndTurn, Play
+from puzzles.text import amount
 from solver.games.the_game.engine import GAME
 from solver.batch.report import percentile
 from solver.result import UNKNOWN, Budget
@@ -97,7 +98,7 @@ def main() -> None:
     variant = " ".join(filter(None, ["expert" if args.expert else "", "smaller hand" if args.smaller_hand else ""]))
     rows = [
         ("game", f"{rules.TITLE}, {args.players} player(s){', ' + variant if variant else ''}"),
-        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({count} deals), time limit {args.time_limit} s"),
+        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')}), time limit {args.time_limit} s"),
         ("decided", f"{100 * decided / count:.1f}%"),
         ("optimum proven", f"{100 * optimal / count:.1f}%"),
         ("solver wins", share(sum(v == 0 for v in solver_left), count)),

@@ -18,6 +18,7 @@ import time
 from bench_table import print_rows, run, share, summary, time_limit
 from puzzles import the_game as base
 from puzzles import the_game_extreme as rules
+from puzzles.text import amount
 from solver.batch.report import percentile
 from solver.batch.survey import seed_range
 from solver.games.the_game.engine import GAME as BASE_GAME
@@ -70,7 +71,7 @@ def main() -> None:
     plain = measure(BASE_GAME.engine, base_deals, args.time_limit)
     rows = [
         ("game", f"{rules.TITLE} beside {base.TITLE}, {args.players} player(s){', expert' if args.expert else ''}"),
-        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({len(extreme_deals)} deals), "
+        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(len(extreme_deals), 'deal')}), "
                   f"time limit {args.time_limit} s each"),
     ]
     rows += [(name, f"extreme {extreme[name]}; the game {plain[name]}") for name in extreme]
