@@ -14,7 +14,6 @@ import click
 
 from puzzles.cards import MASK64
 from puzzles.errors import WinnableError
-
 from solver.batch.report import percentile
 from solver.batch.survey import wilson
 
