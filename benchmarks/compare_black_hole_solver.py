@@ -188,7 +188,8 @@ def main() -> None:
         rows = [header, ours.row(), kernel.row(), *(runs.row() for runs in theirs.values())]
         widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
         count = len(args.seeds)
-        print(f"\n{game.title}, seeds {args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')}), wall time per deal")
+        print(f"\n{game.title}, seeds {args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')}), "
+              "wall time per deal")
         for row in rows:
             print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
 

@@ -72,7 +72,8 @@ def main() -> None:
     seconds.sort()
     print_rows([
         ("game", f"{rules.TITLE}, {args.players} player(s){', pro' if args.pro else ''}"),
-        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')}), time limit {args.time_limit:g} s"),
+        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')}), "
+                  f"time limit {args.time_limit:g} s"),
         ("decided", f"{100 * decided / count:.1f}%"),
         ("solver wins", share(wins, count)),
         ("heuristic wins", share(heuristic_wins, count)),

@@ -60,7 +60,8 @@ def main() -> None:
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     rows = [
         ("game", f"{rules.TITLE}, {args.rows} rows" + (f", maximise {args.maximise}" if args.maximise else "")),
-        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')}), time limit {args.time_limit:g} s"),
+        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')}), "
+                  f"time limit {args.time_limit:g} s"),
         ("decided", f"{100 * (count - verdicts[UNKNOWN]) / count:.1f}%"),
         ("winnable", f"{100 * verdicts[WINNABLE] / count:.1f}%"),
         ("verdicts", ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items()))),

@@ -82,7 +82,8 @@ def main() -> None:
     seconds.sort()
     print_rows([
         ("game", f"{rules.TITLE}, {args.rows} rows, after {args.turns} greedy turns"),
-        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'position')}), time limit {args.time_limit:g} s"),
+        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'position')}), "
+                  f"time limit {args.time_limit:g} s"),
         ("moves decided", f"{decided} of {moves} ({100 * decided / max(moves, 1):.1f}%)"),
         ("positions fully decided", f"{complete} of {count}"),
         ("open moves (seed: open/all)", ", ".join(open_seeds) or "none"),

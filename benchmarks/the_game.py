@@ -98,7 +98,8 @@ def main() -> None:
     variant = " ".join(filter(None, ["expert" if args.expert else "", "smaller hand" if args.smaller_hand else ""]))
     rows = [
         ("game", f"{rules.TITLE}, {args.players} player(s){', ' + variant if variant else ''}"),
-        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')}), time limit {args.time_limit} s"),
+        ("seeds", f"{args.seeds.start}-{args.seeds.stop - 1} ({amount(count, 'deal')}), "
+                  f"time limit {args.time_limit} s"),
         ("decided", f"{100 * decided / count:.1f}%"),
         ("optimum proven", f"{100 * optimal / count:.1f}%"),
         ("solver wins", share(sum(v == 0 for v in solver_left), count)),
