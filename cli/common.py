@@ -18,6 +18,7 @@ import time
 import click
 
 from puzzles.errors import WinnableError
+from solver.batch.files import new_file_folder
 from solver.contract import GameEntry, Option
 from solver.parallel import usable_cores
 from solver.registry import GAMES
@@ -80,7 +81,7 @@ def cannot_write(path: str, error: OSError) -> InputError:
     put in its place (solver.batch.files.replacing): an error that names that new file, not
     `path`, is about making a file in `path`'s directory, whether `path` exists or not."""
     if error.filename is not None and path not in (error.filename, error.filename2):
-        folder = os.path.dirname(os.path.realpath(path) if os.path.islink(path) else path) or "."
+        folder = new_file_folder(path)
         return InputError(f"cannot write {shown(path)}: cannot make a new file in {shown(folder)} ({error.strerror})")
     return InputError(f"cannot write {shown(path)}: {error.strerror}")
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 import click
 
 from puzzles.lines import replay
-from solver.batch.files import replacing
+from solver.batch.files import new_file_folder, replacing
 from solver.contract import GameEntry
 from solver.pictures import names_in
 from solver.pictures.page import marked_by, replay_page, tree_drawing
@@ -51,7 +51,7 @@ def writable(path: str, source: str | None = None) -> None:
         raise InputError(f"{shown(path)} is the input file; give the output another name")
     if os.path.isfile(path) and not os.access(path, os.W_OK):
         raise InputError(f"cannot write {shown(path)}: it is read-only")
-    folder = os.path.dirname(os.path.realpath(path) if os.path.islink(path) else path) or "."  # where it is made
+    folder = new_file_folder(path)
     if not os.path.isdir(folder):
         reason = os.strerror(errno.ENOTDIR if os.path.exists(folder) else errno.ENOENT)
         raise InputError(f"cannot write {shown(path)}: cannot make a new file in {shown(folder)} ({reason})")

@@ -9,6 +9,12 @@ from contextlib import contextmanager
 from typing import IO, Iterator
 
 
+def new_file_folder(path: str) -> str:
+    """The folder where `replacing` makes the new file for `path`: its own, or for a symbolic
+    link its target's ('.' for a bare name)."""
+    return os.path.dirname(os.path.realpath(path) if os.path.islink(path) else path) or "."
+
+
 @contextmanager
 def replacing(path: str, mode: str = "w") -> Iterator[IO]:
     """`mode` is "w" (text, UTF-8) or "wb". Opens a new file beside `path` for writing; when the
@@ -17,7 +23,7 @@ def replacing(path: str, mode: str = "w") -> Iterator[IO]:
     through (its target is replaced, the link kept), and a file replaced keeps its permissions.
     The new file's name does not grow from `path`'s, so that any name a file may have works."""
     target = os.path.realpath(path)
-    temporary = os.path.join(os.path.dirname(target), f".winnable-{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    temporary = os.path.join(new_file_folder(path), f".winnable-{os.getpid()}-{secrets.token_hex(4)}.tmp")
     try:
         with open(temporary, mode.replace("w", "x"), **({} if "b" in mode else {"encoding": "utf-8"})) as handle:
             yield handle
