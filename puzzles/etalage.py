@@ -285,8 +285,9 @@ def check_position(position: Position, scores_given: bool = True) -> None:
         raise IllegalPositionError(f"{amount(len(p.trick), 'card')} in the trick; {p.players} players play one each")
     seen: set[int] = set()
     in_play = set(deck(p.players, p.values))
-    check_card_ids(list(p.display) + [c for hand in p.hands for c in hand] + list(p.trick), MAX_PLAYERS * TOP)
-    for c in list(p.display) + [c for hand in p.hands for c in hand] + list(p.trick):
+    cards = list(p.display) + [c for hand in p.hands for c in hand] + list(p.trick)
+    check_card_ids(cards, MAX_PLAYERS * TOP)
+    for c in cards:
         if c not in in_play:
             colours = " ".join(COLOURS[:p.players])
             raise IllegalPositionError(
