@@ -110,9 +110,9 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     try:  # workers first: a cluster that cannot be used leaves no new database behind
         with surveying.workers(jobs, cluster) as run_tasks, results(db_path) as store:
             todo = surveying.pending(store, entry.name, variant, seeds, retry_unknown)
-            size = seeds.stop - seeds.start  # len() stops at 2**63 - 1 seeds
             # the stored rows to solve again (read now: another survey may store rows meanwhile)
-            again = max(0, todo.count - (size - store.summary(entry.name, variant, seeds).deals))
+            again = store.done_count(entry.name, variant, seeds) - store.done_count(entry.name, variant, seeds,
+                                                                                      retry_unknown)
             winnable = 0
 
             def on_rows(rows):
@@ -127,6 +127,7 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
                                          on_rows, table_mib)
             except KeyboardInterrupt:
                 stored = store.summary(entry.name, variant, seeds).deals
+                size = seeds.stop - seeds.start  # len() stops at 2**63 - 1 seeds
                 interrupted(f"{stored} of {size} deals of the range are stored in {shown(db_path)}; rerun to resume")
             summary = store.summary(entry.name, variant, seeds)
             seats, scores = reporting.values(store, entry.name, variant, seeds)
