@@ -11,6 +11,7 @@ import functools
 import json
 import math
 import os
+import re
 import sys
 import threading
 import time
@@ -20,7 +21,7 @@ import click
 from puzzles.errors import WinnableError
 from solver.batch.files import new_file_folder
 from solver.contract import GameEntry, Option
-from solver.parallel import usable_cores
+from solver.parallel import MAX_JOBS, usable_cores
 from solver.registry import GAMES
 from solver.registry import game as lookup
 from solver.result import machine_mib
@@ -41,8 +42,9 @@ JSON_HELP = "\b\n" + "\n".join(entry.json_fields for entry in GAMES.values())
 #: The most bytes a deal or position may have: a thousand times any game's text, and little
 #: enough memory that a wrong file (or /dev/zero) is refused before it is read whole.
 MAX_INPUT_BYTES = 1 << 20
-#: Worker processes at most: more than this only costs memory and start-up time.
-MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
+
+DECIMAL = re.compile(r"[+-]?[0-9]+")
+"""An integer option's text: Python's int() would also take '1_000' and other scripts' digits."""
 
 
 class InputError(click.ClickException):
@@ -128,6 +130,11 @@ class Whole(click.IntRange):
     called "not a valid integer" (click's range type says "not a valid integer range")."""
 
     name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not DECIMAL.fullmatch(value.strip()):
+            self.fail(f"{value!r} is not a valid integer.", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def merged(options: list[Option]) -> click.Option:

@@ -53,6 +53,8 @@ def test_an_option_of_another_game_is_refused_with_exit_2(args, option):
     (("no-such-command",), "'no-such-command'"),
     (("--no-such-option",), "'--no-such-option'"),
     (("solve", "twaalven", "--seed", "1", "--memory", "abc"), "'--memory': 'abc' is not a valid integer."),
+    (("solve", "twaalven", "--seed", "1_000"), "'--seed': '1_000' is not a valid integer."),
+    (("deal", "etalage", "--seed", "1", "--players", "\u0664"), "'--players': '\u0664' is not a valid integer."),
     (("solve", "twaalven", "--seed", "1", "--memory", "0"), "'--memory': 0 is not in the range 1<=x<=1048576"),
     (("survey", "twaalven", "--seeds", "1", "--db", "x", "--memory", "1048576", "--jobs", "1"), "--memory 1048576: more than this machine"),
 ])

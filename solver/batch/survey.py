@@ -17,6 +17,7 @@ import math
 import multiprocessing
 import os
 import queue
+import re
 import signal
 import sqlite3
 import threading
@@ -173,14 +174,18 @@ def found_better(score, score_bound, old_score) -> bool:
     return old_score < score if score_bound < score else old_score > score
 
 
+SEED_RANGE = re.compile(r"\s*(?P<first>[0-9]+)\s*(?:-\s*(?P<last>[0-9]+)\s*)?")
+"""'N' or 'FIRST-LAST' in ASCII digits: Python's int() would also take '1_000' and other scripts' digits."""
+
+
 def seed_range(text: str, highest: int = MAX_SEED) -> range:
     """Seeds from 'N' or 'FIRST-LAST' (inclusive), at most `highest` (a stored seed's limit
     unless the seeds are not stored); WinnableError for anything else."""
-    first, dash, last = text.strip().partition("-")
-    try:
-        low, high = int(first), int(last if dash else first)
-    except ValueError:
-        raise WinnableError(f"{quoted(text)} is not a seed range like 1-1000 (or a single seed)") from None
+    match = SEED_RANGE.fullmatch(text)
+    if match is None:
+        raise WinnableError(f"{quoted(text)} is not a seed range like 1-1000 (or a single seed)")
+    low = int(match["first"])
+    high = int(match["last"] or match["first"])
     if not 0 <= low <= high <= highest:
         if low > high:
             raise WinnableError(f"seed range {quoted(text)} is empty: the first seed is above the last")
