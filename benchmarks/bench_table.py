@@ -70,15 +70,16 @@ def node_limit(text: str) -> int:
     return value
 
 
-def at_least(low: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least `low`."""
+def at_least(low: int, most: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `low` (and at most `most`, if given)."""
     def whole(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             value = low - 1
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of at least {low}")
+        if value < low or (most is not None and value > most):
+            wanted = f"of at least {low}" if most is None else f"from {low} to {most}"
+            raise argparse.ArgumentTypeError(f"{text!r}: give a whole number {wanted}")
         return value
     return whole
 

@@ -23,7 +23,7 @@ import resource
 import statistics
 import time
 
-from bench_table import print_rows, run, seconds_rows, summary, time_limit
+from bench_table import at_least, print_rows, run, seconds_rows, summary, time_limit
 from puzzles import etalage as rules
 from puzzles.etalage import Pick
 from solver import parallel
@@ -90,15 +90,13 @@ def main() -> None:
                              "revisit more positions than it holds")
     parser.add_argument("--each", action="store_true",
                         help="a line for each position as it is done: its seed and every guarantee")
-    parser.add_argument("--threads", type=int, default=parallel.search_threads,
+    parser.add_argument("--threads", type=at_least(1, parallel.MAX_JOBS), default=parallel.search_threads,
                         help="search threads: searches side by side, spare ones helping (default: the usable cores)")
     args = parser.parse_args()
     if args.cooperative_limit is None:
         args.cooperative_limit = args.time_limit
     if not 1 <= args.from_trick <= args.values - 1:
         parser.error(f"--from-trick {args.from_trick}: a deal of values 1-{args.values} has tricks 1 to {args.values - 1}")
-    if args.threads < 1:
-        parser.error(f"--threads {args.threads}: at least 1")
     parallel.search_threads = args.threads
     if args.table_mib is not None and not 1 <= args.table_mib <= 1 << 16:
         parser.error(f"--table-mib {args.table_mib}: 1 to 65536")

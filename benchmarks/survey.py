@@ -14,20 +14,25 @@ from __future__ import annotations
 import argparse
 import os
 import sqlite3
+import sys
 import tempfile
 import time
 from contextlib import closing, redirect_stdout
 
 from bench_table import at_least, print_rows, run, summary
 from cli.batch import generate, survey
+from solver import parallel
 
 
 def timed(command, args: list[str]) -> float:
     """The wall time of a command, run as its console script runs it; KeyboardInterrupt when it
-    was interrupted (it ended with exit code 130, and the script went on to the next)."""
+    was interrupted (it ended with exit code 130, and the script went on to the next). The
+    command's own word on what it kept names the benchmark's temporary folder, removed on the
+    way out, so a line after it says so."""
     start = time.perf_counter()
     with open(os.devnull, "w") as quiet, redirect_stdout(quiet):
         if command.main(args, standalone_mode=False) == 130:
+            print("(that folder was the benchmark's own and is removed: nothing to resume)", file=sys.stderr)
             raise KeyboardInterrupt
     return time.perf_counter() - start
 
@@ -36,7 +41,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--game", default="twaalven")
     parser.add_argument("--seeds", default="1-10000")
-    parser.add_argument("--jobs", type=at_least(1), default=2)
+    parser.add_argument("--jobs", type=at_least(1, parallel.MAX_JOBS), default=2)
     parser.add_argument("--count", type=at_least(1), default=100)
     args = parser.parse_args()
 

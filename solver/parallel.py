@@ -30,6 +30,9 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+#: Worker processes or search threads at most: more than this only costs memory and start-up time.
+MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
+
 #: The threads a command's searches may use, side by side or helping one another (a helper
 #: searches the same position); survey workers, already one process per core, set it to 1.
 search_threads = usable_cores()

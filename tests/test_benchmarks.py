@@ -73,6 +73,8 @@ def test_the_general_benchmark_runs_every_game(name):
     (["sir_tommy.py", "--rows", "0", "--seeds", "1-1"], "error: --rows 0: the number of rows must be 1 to 8"),
     (["the_game_stuck.py", "--seeds", "1-1", "--cuts", "-100"], "give a whole number of at least 1"),
     (["survey.py", "--count", "0"], "give a whole number of at least 1"),
+    (["survey.py", "--jobs", "100000"], "'100000': give a whole number from 1 to"),
+    (["etalage.py", "--threads", "0"], "'0': give a whole number from 1 to"),
 ])
 def test_a_benchmark_given_bad_input_says_so_in_one_line(args, message):
     """These ended in tracebacks (exit 1), or took a time limit of -1 and printed a table of
