@@ -350,6 +350,8 @@ def check_position(position: Position, stock_line: int | None = None, mover_line
     # a position edited with dataclasses.replace: the kernel took these with a plain ValueError
     if position.to_move not in PLAYERS:
         raise IllegalPositionError(f"to-move {quoted(str(position.to_move))} is not U or D")
+    if not isinstance(position.drawn_before, bool):
+        raise IllegalPositionError(f"drawn_before {position.drawn_before!r} is not True or False")
     if len(position.foundations) != len(PLAYERS) or any(len(piles) != FOUNDATIONS for piles in position.foundations):
         raise IllegalPositionError(f"foundations of {[len(piles) for piles in position.foundations]} piles; "
                                    f"U and D have {FOUNDATIONS} each")

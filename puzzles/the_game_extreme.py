@@ -210,6 +210,11 @@ def check_position(position: Position) -> None:
         if card not in shown:
             raise IllegalPositionError(f"card {card} is marked {kind} but is not in a hand, the draw pile or on a pile top")
         counts[kind] += 1
+    cards = [card for card, _ in p.marks]
+    if cards != sorted(set(cards)):  # edited: equal positions would compare unequal
+        twice = sorted({card for card in cards if cards.count(card) > 1})
+        raise IllegalPositionError(f"card {twice[0]} is marked twice" if twice else
+                                   f"marks {p.marks!r}: not in card order, as positions keep them")
     for kind, count in counts.items():
         if count > PER_KIND:
             raise IllegalPositionError(f"{count} cards carry {kind}; the deck has {PER_KIND} of each instruction")

@@ -150,6 +150,8 @@ def test_a_game_name_or_text_of_another_type_is_refused(function, args, error, m
     ("the-game-extreme", "played", 3, "a deal has its piles at 1 1 100 100 and nothing played"),
     ("quick-and-easy", "played", 3, "3 cards played this turn, but a deal has nothing played"),
     ("the-game-extreme", "marks", ((100, "no-talk"),), "card 100 is marked no-talk but is not in a hand"),  # a pile
+    ("the-game-extreme", "marks", ((13, "skull"), (9, "draw-one")), "not in card order"),  # compared unequal
+    ("the-game-extreme", "marks", ((9, "draw-one"), (9, "skull")), "card 9 is marked twice"),
     # card ids outside the deck: an IndexError naming them, an OverflowError or the kernel's plain ValueError
     ("twaalven", "columns", ((52, 1, 2, 3),) + ((),) * 12, "52 is not a card: the deck's cards are the ids 0 to 51"),
     ("stapelen", "columns", ((-1,),) + ((),) * 12, "-1 is not a card"),
@@ -157,6 +159,7 @@ def test_a_game_name_or_text_of_another_type_is_refused(function, args, error, m
     ("sir-tommy", "hand", (52,), "52 is not a card"),
     ("etalage", "trick", (100,), "100 is not a card: the deck's cards are the ids 0 to 59"),
     ("twaalven", "to_move", 0, "to-move '0' is not T or F"),  # a TypeError quoting it
+    ("sir-tommy", "drawn_before", "no", "drawn_before 'no' is not True or False"),  # shown as drawn before
     # lists shared with the caller: the search changed them (a row came back holding cards)
     ("sir-tommy", "stock", [], "the position's stock holds a list, set or dict; positions hold tuples"),
     ("stapelen", "columns", tuple([] for _ in range(13)), "the position's columns holds a list"),
