@@ -16,6 +16,15 @@ if TYPE_CHECKING:  # networkx is imported where a graph is made: a third of a se
 #: stopped before any line ended the game (The Game, Extreme, Quick & Easy): there is no line to tell.
 NO_LINE_FOUND = "no line was found within the budget: the search stopped before any line ended the game"
 
+
+def bound_proof(optimal: bool, method: str) -> str:
+    """What proved the bound of a search of the fewest cards left or the most played: the rules
+    when the game was over before any move (method 'rules': nothing was searched), else the
+    exhaustive search, or nothing yet ('proven so far') when it was stopped."""
+    if method == "rules":
+        return "the game is already over here"
+    return "the exhaustive search proved it" if optimal else "proven so far"
+
 _FACES = {1: ("A", "ace"), 11: ("J", "jack"), 12: ("Q", "queen"), 13: ("K", "king")}
 
 

@@ -121,6 +121,8 @@ def test_explain_says_a_single_card_fits_neither_pile():
     # It said "plays 49 cards in 0 turns" of a position where 49 had been played before.
     assert "the best line found (player 1 starting) plays 0 cards in 0 turns, 49 in all" in reasons
     assert not any("neither card" in reason for reason in reasons)
+    # It said the exhaustive search proved the bound, where nothing was searched ("method rules").
+    assert reasons[-1] == "no line plays more than 49 cards: the game is already over here"
 
 
 def test_explain_cut_short_before_any_line_claims_no_stuck_hand():

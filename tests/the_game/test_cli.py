@@ -71,6 +71,21 @@ def test_a_proven_loss_from_a_file_and_its_explanation(tmp_path):
             "leaves the fewest") in explained.output
 
 
+def test_a_start_already_over_is_explained_and_valued_by_the_rules(tmp_path):
+    """2 is the one card that fits where two must be played; the others are not dead (12 can
+    follow 2 backwards). explain said "the exhaustive search proved it" where nothing was
+    searched, and solve --json gave beam_cards_left 0, as if the beam search had won."""
+    path = tmp_path / "over.txt"
+    path.write_text("cards: 2-29\nhand-size: 4\nhand 1: 2 5 16 17\ndraw: 6 7 8 9 10 11 12 15 20 21 22 23 24 25 26 27\n"
+                    "piles: 28 29 3 4\nto-move: 1\nplayed: 0\n")
+    explained = run("explain", "the-game", str(path))
+    assert explained.output.splitlines()[-1] == "- no line leaves fewer than 20 cards: the game is already over here"
+    solved = json.loads(run("solve", "the-game", str(path), "--json").output)
+    assert solved["stats"]["method"] == "rules"
+    assert solved["by_starter"] == [{"player": 1, "cards_left": 20, "lower_bound": 20, "beam_cards_left": 20,
+                                     "searched": True}]
+
+
 def test_explain_names_the_hand_that_clogs_before_the_draw_pile_ends(tmp_path):
     """42-48 fit nowhere; five are in hand and two among the next three draws: the clog bound
     (24 cards) is the whole proof, and explain spells it out."""

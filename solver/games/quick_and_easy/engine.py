@@ -22,7 +22,7 @@ from ...engine import Engine, verdict_of_moves
 from ...result import (
     MOVE_LABELS, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
-from ...words import NO_LINE_FOUND, amount
+from ...words import NO_LINE_FOUND, amount, bound_proof
 from . import picture
 
 ALL = len(DECK)
@@ -210,8 +210,7 @@ class QuickAndEasyEngine(Engine):
                              f"{pile_words(end)}, and {stuck}")
             facts += [f"at that point {dead_card_reason(end, card)}" for card in rules.dead_cards(end)]
         if result.bound < ALL:
-            facts.append(f"no line plays more than {result.bound} cards: "
-                         f"{'the exhaustive search proved it' if result.optimal else 'proven so far'}")
+            facts.append(f"no line plays more than {result.bound} cards: {bound_proof(result.optimal, result.stats.method)}")
         return facts
 
 

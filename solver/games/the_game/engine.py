@@ -21,7 +21,7 @@ from ...engine import Engine, verdict_of_moves
 from ...result import (
     MOVE_LABELS, UNKNOWN, WINNABLE, AnalyseResult, Budget, MoveVerdict, Objective, OptimumResult, Stats,
 )
-from ...words import NO_LINE_FOUND, amount, listed
+from ...words import NO_LINE_FOUND, amount, bound_proof, listed
 from . import picture, reasons
 
 CARDS_LEFT = Objective("cards_left", "lower_bound", minimise=True, winning=0, words="fewest cards left")
@@ -118,7 +118,7 @@ class TheGameEngine(Engine):
         """The kernel's best line and bound from a position with a player to move, replayed.
         `beam_widths` replaces the kernel's own (tests use it to go straight to the exact search)."""
         if start.is_over():
-            return Search(start, start.cards_left, start.cards_left, [])
+            return Search(start, start.cards_left, start.cards_left, [], beam=start.cards_left)
         if budget.nodes_spent():  # not searched: every card left, and the cards that must stay
             return Search(start, start.cards_left, len(self.never_played(start)), [], beam=start.cards_left)
         options = {} if beam_widths is None else {"beam_widths": beam_widths}
@@ -276,8 +276,7 @@ class TheGameEngine(Engine):
                 f"the cards it plays, so the game ends with a full hand and at least "
                 f"{amount(bound - position.hand_size, 'card')} still to draw{best(bound)}")
         elif result.bound > len(never):
-            facts.append(f"no line leaves fewer than {amount(result.bound, 'card')}: "
-                         f"{'the exhaustive search proved it' if result.optimal else 'proven so far'}")
+            facts.append(f"no line leaves fewer than {amount(result.bound, 'card')}: {bound_proof(result.optimal, result.stats.method)}")
         elif never:
             facts.append(f"no line leaves fewer than {amount(len(never), 'card')}: "
                          f"{', '.join(map(str, never))} can never be played (above){best(len(never))}")
