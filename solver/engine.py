@@ -388,6 +388,8 @@ class DecisionEngine(Engine):
         symmetric = self.symmetric_starters(position)
         if winners and symmetric:
             winners, undecided = list(symmetric), []
+        elif overall == UNKNOWN and symmetric:  # each could start, so the budget left both open
+            undecided = list(symmetric)
         start = start_of_line if start_of_line is not None else position
         return SolveResult(
             game=self.name, verdict=overall, starters=[w for w in winners if w is not None],

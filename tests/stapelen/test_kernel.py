@@ -192,6 +192,17 @@ def test_no_time_left_gives_unknown_without_cp_sat():
     assert 0 < stats.nodes <= 4096
 
 
+def test_a_deal_left_open_names_both_starters_undecided():
+    """Either player may start a fresh deal, so a budget that decides neither leaves both open
+    (as Twaalven's): solve said "undecided_starters": [], and survey stored no 'A?,B?' for
+    --retry-unknown to find; a position mid-game leaves only its player to move open."""
+    result = type(engine)().solve(sp.deal(1), Budget(time_limit=0.0))
+    assert (result.verdict, result.starters, result.undecided) == (UNKNOWN, [], ["A", "B"])
+    assert result.to_json()["undecided_starters"] == ["A", "B"]
+    started = sp.deal(1).apply(sp.deal(1).legal_moves()[0])
+    assert type(engine)().solve(started, Budget(time_limit=0.0)).undecided == []
+
+
 def test_sat_agrees_with_the_kernel_on_partly_played_positions():
     verdicts = []
     for pos in small_positions(24, 16, 34, rng_seed=6):
