@@ -274,7 +274,7 @@ def report(db_path, plot_path, as_json):
     "unwinnable", "unknown"}, "winnable_share", "wilson_low", "wilson_high",
     "seconds": {"median", "p90", "p99", "max", "mean", "total"}, "players", "scores"}]};
     "players" is null but for a game that values every player (Etalage):
-    {"deals", "exact_deals", "mean_guaranteed" (by seat, over the exact deals),
+    {"deals", "exact_deals", "mean_guaranteed" (by seat, over the exact deals; null with none),
     "se_guaranteed" (their standard errors; null with fewer than two), "leader_lowest"
     (deals whose seat 1 is sure of less than every other seat), "pairs",
     "cooperative_above", "cooperative_not_above", "undecided", "not_searched"};

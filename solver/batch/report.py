@@ -30,7 +30,7 @@ class Seats:
 
     deals: int
     exact_deals: int
-    mean_guaranteed: list[float]
+    mean_guaranteed: list[float] | None  # None with no exact deal (no seat has a mean)
     standard_errors: list[float] | None  # of those means; None with fewer than two exact deals
     leader_lowest: int  # exact deals whose seat 1 has a guarantee below every other seat's
     pairs: int  # (player, deal)
@@ -46,7 +46,7 @@ class Seats:
         exact = [deal for deal in deals if all(p["guaranteed"] == p["guaranteed_bound"] for p in deal)]
         seats = max(len(deal) for deal in exact) if exact else 0
         by_seat = [[deal[seat]["guaranteed"] for deal in exact] for seat in range(seats)]
-        means = [statistics.fmean(values) for values in by_seat]
+        means = [statistics.fmean(values) for values in by_seat] if exact else None
         errors = [statistics.stdev(values) / math.sqrt(len(values)) for values in by_seat] if len(exact) > 1 else None
         lowest = sum(deal[0]["guaranteed"] < min(p["guaranteed"] for p in deal[1:]) for deal in exact)
         pairs = [p for deal in deals for p in deal]
@@ -58,14 +58,14 @@ class Seats:
 
     def to_json(self) -> dict:
         return {"deals": self.deals, "exact_deals": self.exact_deals,
-                "mean_guaranteed": [round(mean, 6) for mean in self.mean_guaranteed],
+                "mean_guaranteed": self.mean_guaranteed and [round(mean, 6) for mean in self.mean_guaranteed],
                 "se_guaranteed": self.standard_errors and [round(error, 6) for error in self.standard_errors],
                 "leader_lowest": self.leader_lowest, "pairs": self.pairs,
                 "cooperative_above": self.cooperative_above, "cooperative_not_above": self.cooperative_not_above,
                 "undecided": self.undecided, "not_searched": self.not_searched}
 
     def line(self) -> str:
-        means = ", ".join(f"{mean:.2f}" for mean in self.mean_guaranteed) or "-"
+        means = ", ".join(f"{mean:.2f}" for mean in self.mean_guaranteed or ()) or "-"
         errors = ("standard errors " + ", ".join(f"{error:.2f}" for error in self.standard_errors) + "; "
                   if self.standard_errors else "")
         lowest = f"; seat 1, who leads first, lowest in {self.leader_lowest}" if self.exact_deals else ""

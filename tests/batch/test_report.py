@@ -211,6 +211,13 @@ def test_etalage_seats_are_the_reference_search_s_guarantees(tmp_path):
         f"mean guarantee by seat {means} (standard errors {errors}; over 6 of 6 deals")
     assert f"etalage (values=4): mean guarantee by seat {means}" in CliRunner().invoke(report, [path]).stdout
 
+    # A deal left open adds to the deals but to no seat's mean; with no deal exact no seat has one.
+    unsure = CliRunner().invoke(survey, ["etalage", "--values", "4", "--players", "4", "--seeds", "1-2", "--jobs", "1",
+                                         "--db", str(tmp_path / "unsure.sqlite"), "--node-limit", "1", "--json"])
+    assert json.loads(unsure.stdout)["players"] == {
+        "deals": 2, "exact_deals": 0, "mean_guaranteed": None, "se_guaranteed": None, "leader_lowest": 0, "pairs": 8,
+        "cooperative_above": 0, "cooperative_not_above": 0, "undecided": 8, "not_searched": 0}
+
     # The guarantees alone: the same seats, stored apart as a variant of their own.
     alone = CliRunner().invoke(survey, ["etalage", "--values", "4", "--seeds", "1-6", "--db", path, "--jobs", "1",
                                         "--guarantees-only"])
