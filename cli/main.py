@@ -24,6 +24,8 @@ def run():
     printed tracebacks)."""
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         signal.signal(signal.SIGTERM, terminated)
+    if not standard_streams_open():
+        sys.exit(2)
     try:
         code = run_command()
         # Done, the output whole: the interpreter's finalisation gives SIGTERM its default action
@@ -39,6 +41,44 @@ def run():
         sys.stderr.flush()
         os._exit(INTERRUPTED)
     sys.exit(code)
+
+
+def standard_streams_open() -> bool:
+    """Whether the output can be written. A standard stream closed at start (`>&-`), or left
+    open read-only by a launcher (a pyenv shim leaves its script on descriptor 2), lost the
+    output without a word (exit 0), or failed writing an error (exit 1). Each such descriptor
+    is pointed at /dev/null, so that no file the command opens (a survey's database) takes it
+    over; standard input then reads nothing and errors go nowhere, the exit code still telling."""
+    for fd, writing in ((0, False), (1, True), (2, True)):
+        if not descriptor_usable(fd, writing):
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            if fd == 1:
+                sys.stdout = open(1, "w", closefd=False)
+                print("Error: cannot write the output: standard output is closed (>/dev/null discards it)",
+                      file=sys.stderr)
+                return False
+    if sys.stdin is None:
+        sys.stdin = open(0, closefd=False)
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", closefd=False)
+    return True
+
+
+def descriptor_usable(fd: int, writing: bool) -> bool:
+    """Whether descriptor `fd` is open for writing (or for reading): always, where the system
+    cannot tell."""
+    try:
+        import fcntl
+    except ImportError:  # not on a POSIX system
+        return True
+    try:
+        mode = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE
+    except OSError:  # closed
+        return False
+    return mode != (os.O_RDONLY if writing else os.O_WRONLY)
 
 
 def run_command() -> int:

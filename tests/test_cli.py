@@ -190,6 +190,23 @@ def test_a_reader_that_closes_the_pipe_early_is_not_an_error():
     assert console("solve", "twaalven", "--seed", "7", unread=True) == (0, "", "")
 
 
+@pytest.mark.parametrize("redirect, code, error", [
+    (">&-", 2, "Error: cannot write the output: standard output is closed (>/dev/null discards it)\n"),
+    ("</dev/null >/dev/null 2>&- 3>&-", 2, ""),  # the bad file's error goes nowhere, but not as a bug's exit 1
+    ("0<&-", 2, "Error: standard input: 0 columns; Twaalven en veertienen has 13 (one line each)\n"),
+])
+def test_a_closed_standard_stream_is_bad_usage_not_silence_or_a_bug(tmp_path, redirect, code, error):
+    """`winnable games >&-` printed nothing and exited 0; with standard error closed a bad
+    file's error failed to print and exited 1 (a bug's code). The streams are opened on
+    /dev/null, so that no file opened later takes their descriptors."""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("x\n")
+    command = {">&-": "games", "0<&-": "solve twaalven -"}.get(redirect, f"solve twaalven {bad} --json")
+    done = subprocess.run(["bash", "-c", f"'{sys.executable}' -c 'from cli.main import run; run()' {command} {redirect}"],
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (code, "", error)
+
+
 #: Positions without a legal move: The Game won and stuck, Quick & Easy stuck.
 FINISHED = [
     ("the-game", "cards: 2-5\nhand-size: 2\nhand 1: -\ndraw: -\npiles: 5 4 3 2\nto-move: 1\nplayed: 0\n", "winnable"),
