@@ -237,7 +237,8 @@ def plot(report: list[Group], file_format: str) -> bytes:
     edges = [smallest * (largest / smallest) ** (i / 40) for i in range(41)]
     for y, group in enumerate(report):
         color, _, line_style = style(y)
-        times.hist(group.seconds, bins=edges, histtype="step", linewidth=1.5, color=color, linestyle=line_style,
+        shown = [min(max(seconds, smallest), largest) for seconds in group.seconds]  # 0 s (hand-edited) in the first bin
+        times.hist(shown, bins=edges, histtype="step", linewidth=1.5, color=color, linestyle=line_style,
                    label=names[y])
         times.axvline(percentile(group.seconds, 0.5), color=color, linestyle="--", linewidth=1)
     times.set_xscale("log")

@@ -7,6 +7,7 @@ import re
 import shutil
 import sqlite3
 import statistics
+import warnings
 from contextlib import closing
 
 import pytest
@@ -77,6 +78,20 @@ def test_plot_is_a_png_with_content(db, tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(data) > 30_000  # two panels of axes, bars, text and histograms, not a blank canvas
     assert [p.name for p in tmp_path.iterdir()] == ["winnability.png"]  # no temporary left over
+
+
+def test_a_plot_of_deals_timed_at_0_seconds_draws_them_without_a_warning(db, tmp_path):
+    """Times edited to 0 by hand fell below the histogram's first bin: an empty histogram and
+    matplotlib's "Data has no positive values" warning on standard error."""
+    edited = tmp_path / "zero.sqlite"
+    shutil.copy(db, edited)
+    with closing(sqlite3.connect(edited)) as connection:
+        connection.execute("UPDATE deals SET seconds = 0")
+        connection.commit()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = CliRunner().invoke(report, [str(edited), "--plot", str(tmp_path / "zero.png")])
+    assert result.exit_code == 0, result.output
 
 
 def test_every_group_of_a_plot_has_a_style_of_its_own():
