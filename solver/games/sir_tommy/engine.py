@@ -368,8 +368,9 @@ sir-tommy: a turn is {"player": "U"|"D", "drew": ["4H", ...], "plays": [{"card",
 "from": "drawn"|"row N", "foundation": N}], "placed": [{"card", "row"}]} (end-phase
 turns: no drew/placed; a pass: no plays; the first turn from a position with
 hand: no drew); analyse's "move" is one play {"card", "from", "foundation"} or the
-end of a turn {"placed": [...]}, its player in "notation"; "held" gives each player's cards at the end ({} without a line); with
---maximise, once a win is found, also most_held, upper_bound, optimal and "maximise":
-{"player", "held", "proven_optimal", "super_winner_possible"}.""",
+end of a turn {"placed": [...]}, its player in "notation"; "held" gives each player's
+cards at the end ({} without a line); with --maximise, once a win is found, also
+most_held, upper_bound, optimal and "maximise": {"player", "held", "proven_optimal",
+"super_winner_possible"}.""",
     test_variants=({}, {"rows": 6}, {"rows": 2}),
 )
