@@ -232,8 +232,13 @@ def test_explain_says_the_cards_that_can_never_be_played_bound_the_cards_left():
                              "so the best line found leaves the fewest")
     proven = GAME.engine.optimum_reasons(position, result, Budget())
     assert proven[-1] == cut_short[-1]  # the cards named prove the search's bound in words
+    # A bound beyond the cards named is the search's, or, as here where nothing was searched
+    # (the position is over: method "rules"), the rules'.
     beyond = GAME.engine.optimum_reasons(position, replace(result, value=3, bound=3), Budget())
-    assert beyond[-1] == "no line leaves fewer than 3 cards: the exhaustive search proved it"
+    assert beyond[-1] == "no line leaves fewer than 3 cards: the game is already over here"
+    searched = replace(result, value=3, bound=3, stats=replace(result.stats, method="beam+bnb"))
+    assert GAME.engine.optimum_reasons(position, searched, Budget())[-1] == (
+        "no line leaves fewer than 3 cards: the exhaustive search proved it")
 
 
 def test_explain_cut_short_before_any_line_says_no_line_was_found():
