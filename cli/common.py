@@ -43,8 +43,9 @@ JSON_HELP = "\b\n" + "\n".join(entry.json_fields for entry in GAMES.values())
 #: enough memory that a wrong file (or /dev/zero) is refused before it is read whole.
 MAX_INPUT_BYTES = 1 << 20
 
+#: An integer option's text, ASCII digits as a game's text writes them (puzzles.text.NUMBER, but
+#: of any length: seeds and limits run to 20 digits); int() also took '1_000' and other scripts' digits.
 DECIMAL = re.compile(r"[+-]?[0-9]+")
-"""An integer option's text: Python's int() would also take '1_000' and other scripts' digits."""
 
 
 class InputError(click.ClickException):
