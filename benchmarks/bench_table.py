@@ -14,6 +14,7 @@ import click
 
 from puzzles.cards import MASK64
 from puzzles.errors import WinnableError
+from puzzles.text import decimal
 from solver.batch.report import percentile
 from solver.batch.survey import wilson
 
@@ -62,7 +63,7 @@ def time_limit(text: str) -> float:
 def node_limit(text: str) -> int:
     """An argparse type: a node limit, 0 (none) to 2**64 - 1 (above it the kernel overflowed)."""
     try:
-        value = int(text)
+        value = decimal(text)
     except ValueError:
         value = -1
     if not 0 <= value <= MASK64:
@@ -74,7 +75,7 @@ def at_least(low: int, most: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number of at least `low` (and at most `most`, if given)."""
     def whole(text: str) -> int:
         try:
-            value = int(text)
+            value = decimal(text)
         except ValueError:
             value = low - 1
         if value < low or (most is not None and value > most):

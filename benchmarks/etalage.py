@@ -26,6 +26,7 @@ import time
 from bench_table import at_least, print_rows, run, seconds_rows, summary, time_limit
 from puzzles import etalage as rules
 from puzzles.etalage import Pick
+from puzzles.text import decimal
 from solver import parallel
 from solver.batch.survey import seed_range, wilson
 from solver.games.etalage.engine import GAME
@@ -74,10 +75,10 @@ def share(count: int, total: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
-    parser.add_argument("--players", type=int, default=3, choices=range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1))
-    parser.add_argument("--values", type=int, default=rules.TOP, choices=range(2, rules.TOP + 1))
+    parser.add_argument("--players", type=decimal, default=3, choices=range(rules.MIN_PLAYERS, rules.MAX_PLAYERS + 1))
+    parser.add_argument("--values", type=decimal, default=rules.TOP, choices=range(2, rules.TOP + 1))
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-100"))
-    parser.add_argument("--from-trick", type=int, default=1)
+    parser.add_argument("--from-trick", type=decimal, default=1)
     parser.add_argument("--time-limit", type=time_limit, default=60.0)
     parser.add_argument("--cooperative", action="store_true")
     parser.add_argument("--cooperative-limit", type=time_limit,
@@ -85,7 +86,7 @@ def main() -> None:
     parser.add_argument("--along", action="store_true",
                         help="every position of the greedy game from the trick's start on (each card and "
                              "pick), not only the start")
-    parser.add_argument("--table-mib", type=int,
+    parser.add_argument("--table-mib", type=decimal,
                         help="MiB of the kernel's table, as solve's --memory (default: solve's); long searches "
                              "revisit more positions than it holds")
     parser.add_argument("--each", action="store_true",

@@ -17,7 +17,7 @@ import time
 from bench_table import print_rows, run, share, summary, time_limit
 from puzzles import quick_and_easy as rules
 from puzzles.quick_and_easy import EndTurn
-from puzzles.text import amount
+from puzzles.text import amount, decimal
 from solver.batch.report import percentile
 from solver.batch.survey import seed_range
 from solver.games.quick_and_easy.engine import GAME, step
@@ -45,7 +45,7 @@ def heuristic_played(deal) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--players", type=decimal, default=2)
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-1000"))
     parser.add_argument("--pro", action="store_true")
     parser.add_argument("--time-limit", type=time_limit, default=10.0)

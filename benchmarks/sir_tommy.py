@@ -17,7 +17,7 @@ from collections import Counter
 
 from bench_table import print_rows, run, seconds_rows, summary, time_limit
 from puzzles import sir_tommy as rules
-from puzzles.text import amount
+from puzzles.text import amount, decimal
 from solver.games.sir_tommy.engine import GAME
 from solver.result import UNKNOWN, WINNABLE, Budget
 from solver.batch.survey import seed_range
@@ -28,7 +28,7 @@ engine = GAME.engine
 def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-1000"))
-    parser.add_argument("--rows", type=int, default=rules.DEFAULT_ROWS)
+    parser.add_argument("--rows", type=decimal, default=rules.DEFAULT_ROWS)
     parser.add_argument("--time-limit", type=time_limit, default=10.0)
     parser.add_argument("--maximise", choices=["U", "D"])
     args = parser.parse_args()

@@ -19,7 +19,7 @@ from bench_table import at_least, print_rows, run, summary, time_limit
 from puzzles import sir_tommy as rules
 from puzzles.cards import rank
 from puzzles.sir_tommy import EndTurn, Play
-from puzzles.text import amount
+from puzzles.text import amount, decimal
 from solver.batch.report import percentile
 from solver.batch.survey import seed_range
 from solver.games.sir_tommy.engine import GAME
@@ -60,7 +60,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-20"))
     parser.add_argument("--turns", type=at_least(0), default=10)
-    parser.add_argument("--rows", type=int, default=rules.DEFAULT_ROWS)
+    parser.add_argument("--rows", type=decimal, default=rules.DEFAULT_ROWS)
     parser.add_argument("--time-limit", type=time_limit, default=60.0)
     args = parser.parse_args()
 

@@ -18,7 +18,7 @@ import time
 from bench_table import print_rows, run, share, summary, time_limit
 from puzzles import the_game as rules
 from puzzles.the_game import EndTurn, Play
-from puzzles.text import amount
+from puzzles.text import amount, decimal
 from solver.games.the_game.engine import GAME
 from solver.batch.report import percentile
 from solver.result import UNKNOWN, Budget
@@ -65,7 +65,7 @@ def heuristic_cards_left(deal) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
-    parser.add_argument("--players", type=int, default=1)
+    parser.add_argument("--players", type=decimal, default=1)
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-200"))
     parser.add_argument("--expert", action="store_true")
     parser.add_argument("--smaller-hand", action="store_true")

@@ -18,7 +18,7 @@ import time
 from bench_table import print_rows, run, share, summary, time_limit
 from puzzles import the_game as base
 from puzzles import the_game_extreme as rules
-from puzzles.text import amount
+from puzzles.text import amount, decimal
 from solver.batch.report import percentile
 from solver.batch.survey import seed_range
 from solver.games.the_game.engine import GAME as BASE_GAME
@@ -59,7 +59,7 @@ def measure(engine, deals: list, time_limit: float) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
-    parser.add_argument("--players", type=int, default=1)
+    parser.add_argument("--players", type=decimal, default=1)
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-200"))
     parser.add_argument("--expert", action="store_true")
     parser.add_argument("--time-limit", type=time_limit, default=10.0)

@@ -21,6 +21,7 @@ import time
 from bench_table import at_least, print_rows, run, summary, time_limit
 from the_game import heuristic_turn
 from puzzles import the_game as rules
+from puzzles.text import decimal
 from solver.batch.report import percentile
 from solver.batch.survey import seed_range
 from solver.games.the_game.engine import GAME
@@ -44,7 +45,7 @@ def stuck_positions(seed: int, players: int, cuts: list[int], **variant) -> dict
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=summary(__doc__))
-    parser.add_argument("--players", type=int, default=1)
+    parser.add_argument("--players", type=decimal, default=1)
     parser.add_argument("--seeds", type=seed_range, default=seed_range("1-50"))
     parser.add_argument("--cuts", type=at_least(1), nargs="+", default=[4, 8, 12])
     parser.add_argument("--time-limit", type=time_limit, default=10.0)

@@ -11,7 +11,6 @@ import functools
 import json
 import math
 import os
-import re
 import sys
 import threading
 import time
@@ -19,6 +18,7 @@ import time
 import click
 
 from puzzles.errors import WinnableError
+from puzzles.text import DECIMAL
 from solver.batch.files import new_file_folder
 from solver.contract import GameEntry, Option
 from solver.parallel import MAX_JOBS, usable_cores
@@ -42,11 +42,6 @@ JSON_HELP = "\b\n" + "\n".join(entry.json_fields for entry in GAMES.values())
 #: The most bytes a deal or position may have: a thousand times any game's text, and little
 #: enough memory that a wrong file (or /dev/zero) is refused before it is read whole.
 MAX_INPUT_BYTES = 1 << 20
-
-#: An integer option's text, ASCII digits as a game's text writes them (puzzles.text.NUMBER, but
-#: of any length: seeds and limits run to 20 digits); int() also took '1_000' and other scripts' digits.
-DECIMAL = re.compile(r"[+-]?[0-9]+")
-
 
 class InputError(click.ClickException):
     """Bad input: one clear line on stderr and exit code 2, no traceback."""

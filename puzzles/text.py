@@ -14,6 +14,10 @@ MAX_DIGITS = 9
 #: other scripts' digits, '²' and '①', some of which int() refuses), at most MAX_DIGITS of them.
 NUMBER = rf"[0-9]{{1,{MAX_DIGITS}}}"
 _HAND = re.compile(rf"^hand\s+({NUMBER})$")
+#: A whole number as options, seed ranges and variant labels write it: ASCII digits, with a sign,
+#: of any length (seeds and limits run to 20 digits); int() alone also takes '1_000' and other
+#: scripts' digits.
+DECIMAL = re.compile(r"[+-]?[0-9]+")
 
 
 def parse_number(text: str, line: int | None, what: str) -> int:
@@ -25,6 +29,13 @@ def parse_number(text: str, line: int | None, what: str) -> int:
     if len(text) > MAX_DIGITS:
         raise ParseError(f"'{text[:MAX_DIGITS]}...' in {what} has {len(text)} digits; "
                          f"a number here has at most {MAX_DIGITS}", line)
+    return int(text)
+
+
+def decimal(text: str) -> int:
+    """`text` (spaces around it allowed, as int() allows them) as a DECIMAL; ValueError otherwise."""
+    if not DECIMAL.fullmatch(text.strip()):
+        raise ValueError(f"{quoted(text)} is not a whole number")
     return int(text)
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
 from puzzles.errors import WinnableError, quoted
+from puzzles.text import decimal
 
 from .result import AnalyseResult, Budget, Explanation, SolveResult
 
@@ -175,7 +176,7 @@ class GameEntry:
             if option is None or (option.kind == "flag") == bool(equals):
                 raise WinnableError(f"{quoted(label)} is not a variant of {self.name}")
             try:
-                variant[option.name] = True if not equals else int(value) if option.kind == "int" else value
+                variant[option.name] = True if not equals else decimal(value) if option.kind == "int" else value
             except ValueError:
                 raise WinnableError(f"{quoted(label)} is not a variant of {self.name}") from None
         return self.checked(variant, target)

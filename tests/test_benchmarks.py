@@ -75,6 +75,9 @@ def test_the_general_benchmark_runs_every_game(name):
     (["survey.py", "--count", "0"], "give a whole number of at least 1"),
     (["survey.py", "--jobs", "100000"], "'100000': give a whole number from 1 to"),
     (["etalage.py", "--threads", "0"], "'0': give a whole number from 1 to"),
+    (["run.py", "twaalven", "--seeds", "1", "--node-limit", "1_000"], "'1_000': give a whole number of nodes"),
+    (["survey.py", "--count", "\u0663"], "'\u0663': give a whole number of at least 1"),
+    (["etalage.py", "--players", "\uff14"], "argument --players: invalid decimal value"),
 ])
 def test_a_benchmark_given_bad_input_says_so_in_one_line(args, message):
     """These ended in tracebacks (exit 1), or took a time limit of -1 and printed a table of

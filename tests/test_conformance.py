@@ -221,6 +221,6 @@ def test_a_variant_label_names_the_solve_options_apart_from_the_rules():
     assert entry.variant_of(label) == {"players": 4}
     assert entry.variant_of(label, "solve") == {"guarantees_only": True}
     assert GAMES["sir-tommy"].variant_of("maximise=U", "solve") == {"maximise": "U"}
-    for bad in ("players=four", "guarantees-only=1", "rows=3"):
+    for bad in ("players=four", "players=\uff14", "players=4_0", "guarantees-only=1", "rows=3"):
         with pytest.raises(WinnableError, match="is not a variant of etalage"):
             entry.variant_of(bad)

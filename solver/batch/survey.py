@@ -174,7 +174,7 @@ def found_better(score, score_bound, old_score) -> bool:
     return old_score < score if score_bound < score else old_score > score
 
 
-#: 'N' or 'FIRST-LAST' in ASCII digits (as cli.common.DECIMAL): int() also took '1_000' and
+#: 'N' or 'FIRST-LAST' in ASCII digits (as puzzles.text.DECIMAL): int() also took '1_000' and
 #: other scripts' digits.
 SEED_RANGE = re.compile(r"\s*(?P<first>[0-9]+)\s*(?:-\s*(?P<last>[0-9]+)\s*)?")
 
