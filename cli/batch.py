@@ -95,11 +95,12 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     solution (one move per line, the game's notation), players (JSON, NULL unless the
     game values every player: Etalage's guarantees and cooperative bests, with bounds),
     score_bound (the score's proven bound: optimal where equal; NULL with no score).
-    --json prints {"game", "variant", "seeds": [FIRST, LAST], "deals", "new",
+    --json prints {"game", "variant", "seeds": [FIRST, LAST], "deals", "new", "skipped",
     "verdicts": {"winnable", "unwinnable", "unknown"}, "winnable_share",
     "wilson_low", "wilson_high", "wall_seconds", "players", "scores"}: deals counts the
-    whole range (stored before or now), new those solved by this run; players and scores
-    as in report --json.
+    whole range (stored before or now), new those solved by this run, skipped those left
+    to another survey running on the database (each claims the seeds it hands out, and
+    skips those another has claimed); players and scores as in report --json.
     """
     entry = game_choice(game_name)
     variant = variant_of(entry, given)
@@ -113,7 +114,7 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
             # the stored rows to solve again (read now: another survey may store rows meanwhile)
             again = store.done_count(entry.name, variant, seeds) - store.done_count(entry.name, variant, seeds,
                                                                                       retry_unknown)
-            winnable = 0
+            winnable = skipped = 0
 
             def on_rows(rows):
                 nonlocal winnable
@@ -121,10 +122,16 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
                 bar.update(len(rows))
                 bar.set_postfix(winnable=winnable, refresh=False)
 
+            def on_skipped(count):
+                nonlocal skipped
+                skipped += count
+                bar.total -= count
+                bar.refresh()
+
             try:
                 with progress(total=todo.count, unit="deal") as bar:
                     new = surveying.run(store, entry.name, variant, todo, run_tasks, time_limit, node_limit, jobs,
-                                         on_rows, table_mib)
+                                         on_rows, table_mib, on_skipped)
             except KeyboardInterrupt:
                 stored = store.summary(entry.name, variant, seeds).deals
                 size = seeds.stop - seeds.start  # len() stops at 2**63 - 1 seeds
@@ -136,7 +143,8 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     wall = time.perf_counter() - started
     if as_json:
         emit_json({
-            **summary.to_json(), "seeds": [seeds.start, seeds.stop - 1], "new": new, "wall_seconds": round(wall, 3),
+            **summary.to_json(), "seeds": [seeds.start, seeds.stop - 1], "new": new, "skipped": skipped,
+            "wall_seconds": round(wall, 3),
             "players": seats and seats.to_json(), "scores": scores and scores.to_json(),
         })
         return
@@ -144,8 +152,11 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     counts = ", ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items())
     title = f"{entry.title} ({variant})" if variant else entry.title
     kept = summary.deals - new
+    before = "stored before or by another survey" if skipped else "stored before"
     counted = (f"{new} solved now, {min(again, new)} of them stored before and solved again, {kept} kept as stored"
-               if again else f"{new} solved now, {kept} stored before")
+               if again else f"{new} solved now, {kept} {before}")
+    if skipped:
+        counted += f"; {skipped} left to another survey running on the database"
     click.echo(f"{title}, seeds {seeds.start}-{seeds.stop - 1}: {amount(summary.deals, 'deal')} ({counted}) "
                f"in {wall:.1f} s")
     click.echo(counts)

@@ -5,7 +5,8 @@ of its range are done and solves only the others, so it resumes after Ctrl-C, a 
 without redoing or duplicating a stored deal. Rows are committed in batched transactions (at
 least every COMMIT_EVERY seconds), so an interrupt loses at most the deals still in flight (a
 task's deals: CHUNK_SECONDS of their time limit, or one deal), and never leaves a half-written
-row. The workers are local processes or, with an address, a Dask distributed cluster; the
+row. A survey claims the seeds it hands out (table `claims`), so that two surveys run at once on
+one database share the range instead of solving the same seeds side by side. The workers are local processes or, with an address, a Dask distributed cluster; the
 functions they run are plain top-level functions (spawn-safe).
 """
 
@@ -18,7 +19,9 @@ import multiprocessing
 import os
 import queue
 import re
+import secrets
 import signal
+import socket
 import sqlite3
 import threading
 import time
@@ -77,6 +80,24 @@ CREATE TABLE IF NOT EXISTS deals (
 );
 """
 
+
+CLAIMS = """
+CREATE TABLE IF NOT EXISTS claims (
+    game    TEXT    NOT NULL,
+    variant TEXT    NOT NULL,
+    seed    INTEGER NOT NULL,
+    owner   TEXT    NOT NULL,  -- the survey solving it: 'HOST pid PID TOKEN'
+    until   REAL    NOT NULL,  -- Unix time at which the claim lapses unless renewed
+    PRIMARY KEY (game, variant, seed)
+);
+"""
+#: A claim lapses this many seconds after it was made or last renewed: a survey that ended
+#: without releasing its claims (its host went down) holds up no other for longer.
+CLAIM_SECONDS = 600.0
+#: A running survey renews its claims this often (from a thread: one deal may take hours), each
+#: time waiting at most RENEW_WAIT seconds for another connection's lock.
+RENEW_SECONDS = 60.0
+RENEW_WAIT = 1.0
 
 #: SQL: a row's starters name none that the budget left undecided (see `stored_starters`).
 NO_UNDECIDED_STARTER = "instr(coalesce({row}.starters, ''), '?') = 0"
@@ -279,8 +300,9 @@ class Store:
         # (a file named ':memory:' is a file).
         where = urllib.parse.quote(os.path.abspath(path), errors="surrogateescape")
         mode = "rwc" if not read_only else "ro" if os.path.exists(f"{path}-wal") else "ro&immutable=1"
+        self.uri = f"file://{where}?mode={mode}"
         try:
-            self.db = sqlite3.connect(f"file://{where}?mode={mode}", uri=True, timeout=LOCK_SECONDS)
+            self.db = sqlite3.connect(self.uri, uri=True, timeout=LOCK_SECONDS)
         except sqlite3.Error as error:
             raise StoreError(f"{path}: cannot open it ({error})") from None
         try:
@@ -379,7 +401,10 @@ class Store:
         if columns != expected:
             raise StoreError(f"{self.path}: not a results database (no table deals with the columns "
                              f"{', '.join(expected)})")
-        if columns == Row._fields or read_only:
+        if read_only:
+            return columns
+        self.db.execute(CLAIMS)
+        if columns == Row._fields:
             return columns
         for name in Row._fields[len(columns):]:
             self.db.execute(f"ALTER TABLE deals ADD COLUMN {name} {COLUMN_TYPES[name]}")
@@ -425,6 +450,39 @@ class Store:
             self.db.create_function("proves_no_less", 7, proves_no_less, deterministic=True)
             self.db.create_function("found_better", 3, found_better, deterministic=True)
             self._waiting(insert)
+
+    def claim(self, game: str, variant: str, seeds: list[int], owner: str, retry_unknown: bool = False) -> list[int]:
+        """The seeds of `seeds` (ascending) that are neither stored (see `done`) nor claimed by
+        another survey that may still be running, now claimed by `owner`, in one transaction."""
+        free: list[int] = []
+
+        def take() -> None:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                now = time.time()
+                held = {seed for seed, holder in self.db.execute(
+                    "SELECT seed, owner FROM claims WHERE game = ? AND variant = ? AND seed BETWEEN ? AND ? "
+                    "AND until > ?", (game, variant, seeds[0], seeds[-1], now)) if holder != owner and not ended(holder)}
+                held |= self.done(game, variant, range(seeds[0], seeds[-1] + 1), retry_unknown)
+                free[:] = [seed for seed in seeds if seed not in held]
+                self.db.executemany("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?)",
+                                    [(game, variant, seed, owner, now + CLAIM_SECONDS) for seed in free])
+                self.db.commit()
+            except BaseException:
+                self.db.rollback()
+                raise
+
+        if seeds:
+            self._waiting(take)
+        return free
+
+    def release(self, owner: str) -> None:
+        """Ends every claim of `owner` (the survey is over, its rows stored)."""
+        def delete() -> None:
+            with self.db:
+                self.db.execute("DELETE FROM claims WHERE owner = ?", (owner,))
+
+        self._waiting(delete)
 
     def done(self, game: str, variant: str, seeds: range, retry_unknown: bool = False) -> set[int]:
         """The seeds of `seeds` already stored (with `retry_unknown`: stored and decided, every
@@ -749,39 +807,107 @@ def pending(store: Store, game: str, variant: str, seeds: range, retry_unknown: 
     return Pending(store, game, variant, seeds, retry_unknown, seeds.stop - seeds.start - done)
 
 
-def tasks(game: str, variant: str, todo: Pending, budget: tuple, jobs: int) -> Iterator[tuple]:
+def ended(owner: str) -> bool:
+    """Whether the survey a claim's `owner` names is known to be over: it ran on this host and
+    its process is gone (killed with -9, say, and the survey rerun at once to resume)."""
+    try:
+        host, _, pid, _ = owner.split(" ")
+        if host != socket.gethostname():
+            return False
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except (ValueError, OSError):  # not our owner's form, or a live process of another user
+        return False
+    return False
+
+
+class Claims:
+    """This survey's claims on the seeds it hands out (`Store.claim`), so that another survey of
+    the same database skips them: two surveys run at once had solved the same seeds side by side.
+    While the block runs, a thread renews them every RENEW_SECONDS on a connection of its own;
+    leaving it releases them."""
+
+    def __init__(self, store: Store, game: str, variant: str, retry_unknown: bool):
+        self.store, self.game, self.variant, self.retry_unknown = store, game, variant, retry_unknown
+        self.owner = f"{socket.gethostname()} pid {os.getpid()} {secrets.token_hex(4)}"
+        self._over = threading.Event()
+        self._keeper = threading.Thread(target=self._renew, name="survey claims", daemon=True)
+
+    def __enter__(self) -> Claims:
+        self._keeper.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._over.set()
+        self._keeper.join()
+        self.store.release(self.owner)
+
+    def take(self, seeds: list[int]) -> list[int]:
+        """The seeds of `seeds` this survey is to solve, claimed (see `Store.claim`)."""
+        return self.store.claim(self.game, self.variant, seeds, self.owner, self.retry_unknown)
+
+    def _renew(self) -> None:
+        # A short wait for the lock: a turn missed is tried again, and the survey's end waits for it.
+        connection = sqlite3.connect(self.store.uri, uri=True, timeout=RENEW_WAIT)
+        try:
+            while not self._over.wait(RENEW_SECONDS):
+                try:
+                    with connection:
+                        connection.execute("UPDATE claims SET until = ? WHERE owner = ?",
+                                           (time.time() + CLAIM_SECONDS, self.owner))
+                except sqlite3.OperationalError:  # locked past LOCK_SECONDS: the next turn tries again
+                    continue
+        finally:
+            connection.close()
+
+
+def tasks(game: str, variant: str, todo: Pending, budget: tuple, jobs: int,
+          claim: Callable[[list[int]], list[int]] = lambda seeds: seeds) -> Iterator[tuple]:
     """Chunks of seeds as worker tasks, made as they are needed: small enough to keep every
-    worker busy to the end, and to lose little finished work to an interrupt (CHUNK_SECONDS)."""
+    worker busy to the end, and to lose little finished work to an interrupt (CHUNK_SECONDS).
+    Each chunk holds the seeds `claim` leaves it (see `Claims.take`)."""
     time_limit = budget[0]
     # At most CHUNK before int(): a time limit of a subnormal float (5e-324) makes the quotient inf.
     by_time = 1 if time_limit is None or time_limit >= CHUNK_SECONDS else int(min(CHUNK_SECONDS / time_limit, CHUNK))
     size = max(1, min(CHUNK, todo.count // (8 * max(1, jobs)), by_time))
-    return ((game, variant, chunk, *budget) for chunk in batches(todo, size))
+    return ((game, variant, mine, *budget) for chunk in batches(todo, size) if (mine := claim(chunk)))
 
 
 def run(
     store: Store, game: str, variant: str, todo: Pending, run_tasks: Mapper,
     time_limit: float | None = 30.0, node_limit: int = 0, jobs: int = 1,
     on_rows: Callable[[list[Row]], None] = lambda rows: None, table_mib: int | None = None,
+    on_skipped: Callable[[int], None] = lambda count: None,
 ) -> int:
     """Solves the seeds `todo` (see `pending`) and stores their rows; returns how many it solved.
 
     `run_tasks` comes from `workers`; each worker's table takes `table_mib` (see `Budget`).
-    `on_rows` sees each chunk of rows as it arrives. On any exit, Ctrl-C included, every row
-    received so far is committed before the exception goes on.
+    `on_rows` sees each chunk of rows as it arrives, `on_skipped` how many seeds of a chunk
+    were left to another survey running on the database (see `Claims`). On any exit, Ctrl-C
+    included, every row received so far is committed before the exception goes on.
     """
     engine_entry(game).variant_of(variant)  # a variant the game does not have fails here, not in a worker
     received: list[Row] = []
     last_commit = time.monotonic()
     solved = 0
-    try:
-        for rows in run_tasks(solve_chunk, tasks(game, variant, todo, (time_limit, node_limit, table_mib), jobs)):
-            received += rows
-            solved += len(rows)
-            on_rows(rows)
-            if time.monotonic() - last_commit >= COMMIT_EVERY:
-                store.add(received)
-                received, last_commit = [], time.monotonic()
-    finally:
-        store.add(received)  # idempotent if an interrupt came just after a commit
+    with Claims(store, game, variant, todo.retry_unknown) as claims:
+
+        def claim(seeds: list[int]) -> list[int]:
+            mine = claims.take(seeds)
+            if len(mine) < len(seeds):
+                on_skipped(len(seeds) - len(mine))
+            return mine
+
+        try:
+            for rows in run_tasks(solve_chunk, tasks(game, variant, todo, (time_limit, node_limit, table_mib), jobs,
+                                                     claim)):
+                received += rows
+                solved += len(rows)
+                on_rows(rows)
+                if time.monotonic() - last_commit >= COMMIT_EVERY:
+                    store.add(received)
+                    received, last_commit = [], time.monotonic()
+        finally:
+            store.add(received)  # idempotent if an interrupt came just after a commit
     return solved

@@ -168,10 +168,11 @@ def test_json_summary_has_the_documented_shape_and_a_rerun_solves_nothing(tmp_pa
     first = json.loads(run("--seeds", "1-60", "--db", str(db), "--jobs", "1", "--json").stdout)
     more = json.loads(run("--seeds", "1-120", "--db", str(db), "--jobs", "2", "--json").stdout)
     again = json.loads(run("--seeds", "1-120", "--db", str(db), "--json").stdout)
-    assert set(again) == {"game", "variant", "seeds", "deals", "new", "verdicts", "winnable_share",
+    assert set(again) == {"game", "variant", "seeds", "deals", "new", "skipped", "verdicts", "winnable_share",
                           "wilson_low", "wilson_high", "wall_seconds", "players", "scores"}
     assert again["players"] is None  # Twaalven values no player
     assert (first["new"], more["new"], again["new"]) == (60, 60, 0)
+    assert (first["skipped"], more["skipped"], again["skipped"]) == (0, 0, 0)
     assert again["deals"] == 120 and again["seeds"] == [1, 120] and again["variant"] == ""
     assert again["verdicts"] == {"winnable": 120, "unwinnable": 0, "unknown": 0}
     assert (again["wilson_low"], again["wilson_high"]) == wilson(120, 120)
@@ -215,6 +216,67 @@ def test_ctrl_c_in_the_middle_of_a_task_keeps_the_deals_it_finished(tmp_path, mo
         with surveying.workers(1) as run_tasks, pytest.raises(KeyboardInterrupt):
             surveying.run(store, "twaalven", "", todo, run_tasks, time_limit=30.0)
         assert [row.seed for row in store.rows()] == [1, 2]
+
+
+def other_survey(pid: int | None = None, host: str | None = None) -> str:
+    """A claim's owner: another survey, in process `pid` (this one unless given) on `host`."""
+    return f"{host or surveying.socket.gethostname()} pid {pid or os.getpid()} other"
+
+
+def test_seeds_another_survey_claimed_are_left_to_it_and_the_claims_end_with_the_survey(tmp_path):
+    """Two surveys run at once on one database solved the same seeds side by side."""
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        assert store.claim("twaalven", "", [5, 6, 7, 8, 9], other_survey()) == [5, 6, 7, 8, 9]
+        skipped = []
+        todo = surveying.pending(store, "twaalven", "", range(1, 21))
+        with surveying.workers(1) as run_tasks:
+            solved = surveying.run(store, "twaalven", "", todo, run_tasks, on_skipped=skipped.append)
+        assert solved == 15 and sum(skipped) == 5
+        assert sorted(row.seed for row in store.rows()) == [*range(1, 5), *range(10, 21)]
+        assert store.db.execute("SELECT seed, owner FROM claims ORDER BY seed").fetchall() == [
+            (seed, other_survey()) for seed in range(5, 10)]
+        # stored seeds are not claimed again, claimed ones not by another owner, and not in another variant
+        assert store.claim("twaalven", "", [3, 4, 5, 21], other_survey(host="elsewhere")) == [21]
+        assert store.claim("twaalven", "players=3", [5], other_survey(host="elsewhere")) == [5]
+
+
+def test_the_survey_says_how_many_seeds_it_left_to_another(tmp_path):
+    db = str(tmp_path / "r.sqlite")
+    with Store(db) as store:
+        store.claim("twaalven", "", [2, 3], other_survey())
+    result = run("--seeds", "1-6", "--db", db)
+    assert ("seeds 1-6: 4 deals (4 solved now, 0 stored before or by another survey; 2 left to another survey "
+            "running on the database)") in result.stdout, result.output
+    assert json.loads(run("--seeds", "1-6", "--db", db, "--json").stdout)["skipped"] == 2
+
+
+def test_a_claim_counts_for_nothing_once_its_process_is_gone_or_it_has_lapsed(tmp_path):
+    """A survey killed with -9 and rerun at once resumes its own seeds; a claim from another
+    host that is not renewed lapses after CLAIM_SECONDS."""
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        store.claim("twaalven", "", [1], other_survey(int(ended.stdout)))
+        store.claim("twaalven", "", [2], other_survey(host="elsewhere"))
+        store.claim("twaalven", "", [3], other_survey(host="elsewhere"))
+        store.claim("twaalven", "", [4], "not an owner we wrote")
+        with store.db:
+            store.db.execute("UPDATE claims SET until = ? WHERE seed = 3", (time.time() - 1,))
+        assert store.claim("twaalven", "", [1, 2, 3, 4, 5], "me") == [1, 3, 5]
+        store.release("me")
+        assert [seed for (seed,) in store.db.execute("SELECT seed FROM claims ORDER BY seed")] == [2, 4]
+
+
+def test_a_running_survey_renews_its_claims(tmp_path, monkeypatch):
+    monkeypatch.setattr(surveying, "RENEW_SECONDS", 0.05)
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        with surveying.Claims(store, "twaalven", "", retry_unknown=False) as claims:
+            assert claims.take([1, 2]) == [1, 2]
+            first = store.db.execute("SELECT max(until) FROM claims").fetchone()[0]
+            deadline = time.monotonic() + 30
+            while store.db.execute("SELECT min(until) FROM claims").fetchone()[0] <= first:
+                assert time.monotonic() < deadline, "the claims were not renewed"
+                time.sleep(0.05)
+        assert store.db.execute("SELECT count(*) FROM claims").fetchone()[0] == 0
 
 
 def test_quick_deals_still_go_many_to_a_task(tmp_path):
