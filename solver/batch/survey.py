@@ -6,8 +6,9 @@ without redoing or duplicating a stored deal. Rows are committed in batched tran
 least every COMMIT_EVERY seconds), so an interrupt loses at most the deals still in flight (a
 task's deals: CHUNK_SECONDS of their time limit, or one deal), and never leaves a half-written
 row. A survey claims the seeds it hands out (table `claims`), so that two surveys run at once on
-one database share the range instead of solving the same seeds side by side. The workers are local processes or, with an address, a Dask distributed cluster; the
-functions they run are plain top-level functions (spawn-safe).
+one database share the range instead of solving the same seeds side by side. The workers are
+local processes or, with an address, a Dask distributed cluster; the functions they run are
+plain top-level functions (spawn-safe).
 """
 
 from __future__ import annotations
@@ -817,7 +818,7 @@ def ended(owner: str) -> bool:
         os.kill(int(pid), 0)
     except ProcessLookupError:
         return True
-    except (ValueError, OSError):  # not our owner's form, or a live process of another user
+    except (ValueError, OverflowError, OSError):  # not our owner's form, or a live process of another user
         return False
     return False
 

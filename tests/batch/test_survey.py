@@ -259,11 +259,12 @@ def test_a_claim_counts_for_nothing_once_its_process_is_gone_or_it_has_lapsed(tm
         store.claim("twaalven", "", [2], other_survey(host="elsewhere"))
         store.claim("twaalven", "", [3], other_survey(host="elsewhere"))
         store.claim("twaalven", "", [4], "not an owner we wrote")
+        store.claim("twaalven", "", [5], other_survey(2**70))  # os.kill raised OverflowError
         with store.db:
             store.db.execute("UPDATE claims SET until = ? WHERE seed = 3", (time.time() - 1,))
-        assert store.claim("twaalven", "", [1, 2, 3, 4, 5], "me") == [1, 3, 5]
+        assert store.claim("twaalven", "", [1, 2, 3, 4, 5, 6], "me") == [1, 3, 6]
         store.release("me")
-        assert [seed for (seed,) in store.db.execute("SELECT seed FROM claims ORDER BY seed")] == [2, 4]
+        assert [seed for (seed,) in store.db.execute("SELECT seed FROM claims ORDER BY seed")] == [2, 4, 5]
 
 
 def test_a_running_survey_renews_its_claims(tmp_path, monkeypatch):
