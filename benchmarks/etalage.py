@@ -102,6 +102,7 @@ def main() -> None:
     if args.table_mib is not None and not 1 <= args.table_mib <= 1 << 16:
         parser.error(f"--table-mib {args.table_mib}: 1 to 65536")
 
+    engine.set_up(Budget(args.time_limit, table_mib=args.table_mib))  # the table, made off the clock as the commands do
     seconds, slowest, exact, nodes, kernel_seconds = [], (0.0, None), 0, 0, 0.0
     by_seat: list[list[int]] = [[] for _ in range(args.players)]
     helped = helped_exact = decided = more = 0
