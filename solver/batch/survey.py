@@ -477,6 +477,17 @@ class Store:
             self._waiting(take)
         return free
 
+    def drop_stale_claims(self) -> None:
+        """Deletes the claims that count for nothing: lapsed, or of a survey that has ended (see
+        `ended`), so that crashed surveys leave no rows behind for good."""
+        def delete() -> None:
+            with self.db:
+                owners = [owner for (owner,) in self.db.execute("SELECT DISTINCT owner FROM claims")]
+                self.db.execute("DELETE FROM claims WHERE until <= ?", (time.time(),))
+                self.db.executemany("DELETE FROM claims WHERE owner = ?", [(owner,) for owner in owners if ended(owner)])
+
+        self._waiting(delete)
+
     def release(self, owner: str) -> None:
         """Ends every claim of `owner` (the survey is over, its rows stored)."""
         def delete() -> None:
@@ -836,6 +847,7 @@ class Claims:
         self._keeper = threading.Thread(target=self._renew, name="survey claims", daemon=True)
 
     def __enter__(self) -> Claims:
+        self.store.drop_stale_claims()
         self._keeper.start()
         return self
 

@@ -265,6 +265,13 @@ def test_a_claim_counts_for_nothing_once_its_process_is_gone_or_it_has_lapsed(tm
         assert store.claim("twaalven", "", [1, 2, 3, 4, 5, 6], "me") == [1, 3, 6]
         store.release("me")
         assert [seed for (seed,) in store.db.execute("SELECT seed FROM claims ORDER BY seed")] == [2, 4, 5]
+        # a survey starting drops the claims that count for nothing (seeds 7 and 8) and keeps the others
+        store.claim("twaalven", "", [7], other_survey(int(ended.stdout)))
+        store.claim("twaalven", "", [8], other_survey(host="elsewhere"))
+        with store.db:
+            store.db.execute("UPDATE claims SET until = ? WHERE seed = 8", (time.time() - 1,))
+        store.drop_stale_claims()
+        assert [seed for (seed,) in store.db.execute("SELECT seed FROM claims ORDER BY seed")] == [2, 4, 5]
 
 
 def test_a_running_survey_renews_its_claims(tmp_path, monkeypatch):
