@@ -99,8 +99,9 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     "verdicts": {"winnable", "unwinnable", "unknown"}, "winnable_share",
     "wilson_low", "wilson_high", "wall_seconds", "players", "scores"}: deals counts the
     whole range (stored before or now), new those solved by this run, skipped those left
-    to another survey running on the database (each claims the seeds it hands out, and
-    skips those another has claimed); players and scores as in report --json.
+    to another survey running on the database (each claims the seeds it hands out and
+    skips those another holds, then takes those given up or never stored); players and
+    scores as in report --json.
     """
     entry = game_choice(game_name)
     variant = variant_of(entry, given)
@@ -122,11 +123,10 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
                 bar.update(len(rows))
                 bar.set_postfix(winnable=winnable, refresh=False)
 
-            def on_skipped(count):
+            def on_skipped(count):  # the bar shows the change at its next update
                 nonlocal skipped
                 skipped += count
                 bar.total -= count
-                bar.refresh()
 
             try:
                 with progress(total=todo.count, unit="deal") as bar:
@@ -152,16 +152,21 @@ def survey(game_name, seed_text, db_path, jobs, cluster, retry_unknown, given, a
     counts = ", ".join(f"{verdict} {count}" for verdict, count in summary.verdicts.items())
     title = f"{entry.title} ({variant})" if variant else entry.title
     kept = summary.deals - new
-    before = "stored before or by another survey" if skipped else "stored before"
-    counted = (f"{new} solved now, {min(again, new)} of them stored before and solved again, {kept} kept as stored"
-               if again else f"{new} solved now, {kept} {before}")
-    if skipped:
-        counted += f"; {skipped} left to another survey running on the database"
+    if skipped:  # which rows the other survey stored meanwhile is not known
+        counted = (f"{new} solved now, {kept} stored before or by another survey; "
+                   f"{skipped} left to another survey running on the database")
+    elif again:
+        counted = f"{new} solved now, {min(again, new)} of them stored before and solved again, {kept} kept as stored"
+    else:
+        counted = f"{new} solved now, {kept} stored before"
     click.echo(f"{title}, seeds {seeds.start}-{seeds.stop - 1}: {amount(summary.deals, 'deal')} ({counted}) "
                f"in {wall:.1f} s")
     click.echo(counts)
-    click.echo(f"winnable {100 * summary.share:.2f}% (Wilson 95%: {100 * low:.2f}-{100 * high:.2f}%, "
-               "unknown deals counted both ways)")
+    if summary.deals:
+        click.echo(f"winnable {100 * summary.share:.2f}% (Wilson 95%: {100 * low:.2f}-{100 * high:.2f}%, "
+                   "unknown deals counted both ways)")
+    else:  # every seed left to another survey, none stored yet
+        click.echo("winnable - (no deal of the range stored yet)")
     for block in (seats, scores):
         if block:
             click.echo(block.line())

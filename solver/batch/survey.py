@@ -92,9 +92,12 @@ CREATE TABLE IF NOT EXISTS claims (
     PRIMARY KEY (game, variant, seed)
 );
 """
+CLAIM_COLUMNS = ("game", "variant", "seed", "owner", "until")
 #: A claim lapses this many seconds after it was made or last renewed: a survey that ended
 #: without releasing its claims (its host went down) holds up no other for longer.
 CLAIM_SECONDS = 600.0
+#: A survey's later pass over the seeds it left to others asks for them this many chunks at a time.
+LATER_PASS_BLOCK = 4096
 #: A running survey renews its claims this often (from a thread: one deal may take hours), each
 #: time waiting at most RENEW_WAIT seconds for another connection's lock.
 RENEW_SECONDS = 60.0
@@ -404,6 +407,10 @@ class Store:
                              f"{', '.join(expected)})")
         if read_only:
             return columns
+        claims = tuple(name for _, name, *_ in self.db.execute("PRAGMA table_info(claims)"))
+        if claims and claims != CLAIM_COLUMNS:
+            raise StoreError(f"{self.path}: not a results database (its table claims has the columns "
+                             f"{', '.join(claims)}, not {', '.join(CLAIM_COLUMNS)})")
         self.db.execute(CLAIMS)
         if columns == Row._fields:
             return columns
@@ -421,8 +428,9 @@ class Store:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def add(self, rows: list[Row]) -> None:
-        """Stores rows in one transaction. A seed already stored keeps its first row, unless
+    def add(self, rows: list[Row], owner: str | None = None) -> None:
+        """Stores rows in one transaction, and ends `owner`'s claims on their seeds in it (see
+        `Claims`). A seed already stored keeps its first row, unless
         that row is `unknown` and the new one proves no less (a retry with a bigger budget
         replaces it; see `proves_no_less`), or it left a starter undecided and the new one
         decides every starter; and then it keeps its score and line where they are
@@ -446,26 +454,41 @@ class Store:
                     f"AND {NO_UNDECIDED_STARTER.format(row='excluded')})",
                     rows,
                 )
+                if owner is not None:
+                    self.db.executemany("DELETE FROM claims WHERE game = ? AND variant = ? AND seed = ? AND owner = ?",
+                                        [(row.game, row.variant, row.seed, owner) for row in rows])
 
         if rows:
             self.db.create_function("proves_no_less", 7, proves_no_less, deterministic=True)
             self.db.create_function("found_better", 3, found_better, deterministic=True)
             self._waiting(insert)
 
-    def claim(self, game: str, variant: str, seeds: list[int], owner: str, retry_unknown: bool = False) -> list[int]:
+    def claim(self, game: str, variant: str, seeds: list[int], owner: str, retry_unknown: bool = False,
+              skipped_before: bool = False) -> list[int]:
         """The seeds of `seeds` (ascending) that are neither stored (see `done`) nor claimed by
-        another survey that may still be running, now claimed by `owner`, in one transaction."""
+        another survey that may still be running, now claimed by `owner`, in one transaction.
+
+        With `skipped_before`, `seeds` are seeds this survey left to others earlier: it takes
+        those whose claim was given up (the survey holding it was interrupted or is gone) and
+        those never stored, but not those another survey stored since (with `retry_unknown`, a
+        row stored since may be unknown still: solved again, it would only be solved twice)."""
         free: list[int] = []
 
         def take() -> None:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 now = time.time()
-                held = {seed for seed, holder in self.db.execute(
-                    "SELECT seed, owner FROM claims WHERE game = ? AND variant = ? AND seed BETWEEN ? AND ? "
-                    "AND until > ?", (game, variant, seeds[0], seeds[-1], now)) if holder != owner and not ended(holder)}
-                held |= self.done(game, variant, range(seeds[0], seeds[-1] + 1), retry_unknown)
-                free[:] = [seed for seed in seeds if seed not in held]
+                claimed = {seed: until > now and holder != owner and not ended(holder) for seed, holder, until in
+                           self.db.execute("SELECT seed, owner, until FROM claims WHERE game = ? AND variant = ? "
+                                           "AND seed BETWEEN ? AND ?", (game, variant, seeds[0], seeds[-1]))}
+                window = range(seeds[0], seeds[-1] + 1)
+                stored = self.done(game, variant, window, retry_unknown)
+                if skipped_before:  # not claimed any more: stored by its survey, or a hole never stored
+                    unclaimed_stored = self.done(game, variant, window)
+                    free[:] = [seed for seed in seeds if not claimed.get(seed, False) and seed not in stored
+                               and (seed in claimed or seed not in unclaimed_stored)]
+                else:
+                    free[:] = [seed for seed in seeds if not claimed.get(seed, False) and seed not in stored]
                 self.db.executemany("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?)",
                                     [(game, variant, seed, owner, now + CLAIM_SECONDS) for seed in free])
                 self.db.commit()
@@ -489,12 +512,14 @@ class Store:
         self._waiting(delete)
 
     def release(self, owner: str) -> None:
-        """Ends every claim of `owner` (the survey is over, its rows stored)."""
-        def delete() -> None:
+        """Gives up the claims `owner` still holds (the survey is over): those of seeds it did
+        not store (an interrupt came first) are marked lapsed, not deleted, so that a survey
+        that skipped them can tell them from seeds their survey stored (see `claim`)."""
+        def lapse() -> None:
             with self.db:
-                self.db.execute("DELETE FROM claims WHERE owner = ?", (owner,))
+                self.db.execute("UPDATE claims SET until = 0 WHERE owner = ?", (owner,))
 
-        self._waiting(delete)
+        self._waiting(lapse)
 
     def done(self, game: str, variant: str, seeds: range, retry_unknown: bool = False) -> set[int]:
         """The seeds of `seeds` already stored (with `retry_unknown`: stored and decided, every
@@ -822,6 +847,8 @@ def pending(store: Store, game: str, variant: str, seeds: range, retry_unknown: 
 def ended(owner: str) -> bool:
     """Whether the survey a claim's `owner` names is known to be over: it ran on this host and
     its process is gone (killed with -9, say, and the survey rerun at once to resume)."""
+    if not isinstance(owner, str):  # a hand-edited row: it lapses
+        return False
     try:
         host, _, pid, _ = owner.split(" ")
         if host != socket.gethostname():
@@ -837,8 +864,9 @@ def ended(owner: str) -> bool:
 class Claims:
     """This survey's claims on the seeds it hands out (`Store.claim`), so that another survey of
     the same database skips them: two surveys run at once had solved the same seeds side by side.
-    While the block runs, a thread renews them every RENEW_SECONDS on a connection of its own;
-    leaving it releases them."""
+    A claim ends with its seed's row (`Store.add` with the owner). While the block runs, a thread
+    renews the others every RENEW_SECONDS on a connection of its own; leaving it gives up those
+    left (`Store.release`)."""
 
     def __init__(self, store: Store, game: str, variant: str, retry_unknown: bool):
         self.store, self.game, self.variant, self.retry_unknown = store, game, variant, retry_unknown
@@ -856,9 +884,9 @@ class Claims:
         self._keeper.join()
         self.store.release(self.owner)
 
-    def take(self, seeds: list[int]) -> list[int]:
+    def take(self, seeds: list[int], skipped_before: bool = False) -> list[int]:
         """The seeds of `seeds` this survey is to solve, claimed (see `Store.claim`)."""
-        return self.store.claim(self.game, self.variant, seeds, self.owner, self.retry_unknown)
+        return self.store.claim(self.game, self.variant, seeds, self.owner, self.retry_unknown, skipped_before)
 
     def _renew(self) -> None:
         # A short wait for the lock: a turn missed is tried again, and the survey's end waits for it.
@@ -876,15 +904,17 @@ class Claims:
 
 
 def tasks(game: str, variant: str, todo: Pending, budget: tuple, jobs: int,
-          claim: Callable[[list[int]], list[int]] = lambda seeds: seeds) -> Iterator[tuple]:
+          claim: Callable[[list[int]], list[int]] = lambda seeds: seeds, claim_ahead: int = 1) -> Iterator[tuple]:
     """Chunks of seeds as worker tasks, made as they are needed: small enough to keep every
     worker busy to the end, and to lose little finished work to an interrupt (CHUNK_SECONDS).
-    Each chunk holds the seeds `claim` leaves it (see `Claims.take`)."""
+    They hold the seeds `claim` leaves (see `Claims.take`), asked of `claim_ahead` chunks at a
+    time."""
     time_limit = budget[0]
     # At most CHUNK before int(): a time limit of a subnormal float (5e-324) makes the quotient inf.
     by_time = 1 if time_limit is None or time_limit >= CHUNK_SECONDS else int(min(CHUNK_SECONDS / time_limit, CHUNK))
     size = max(1, min(CHUNK, todo.count // (8 * max(1, jobs)), by_time))
-    return ((game, variant, mine, *budget) for chunk in batches(todo, size) if (mine := claim(chunk)))
+    return ((game, variant, chunk, *budget) for block in batches(todo, size * claim_ahead)
+            for chunk in batches(claim(block), size))
 
 
 def run(
@@ -896,31 +926,65 @@ def run(
     """Solves the seeds `todo` (see `pending`) and stores their rows; returns how many it solved.
 
     `run_tasks` comes from `workers`; each worker's table takes `table_mib` (see `Budget`).
-    `on_rows` sees each chunk of rows as it arrives, `on_skipped` how many seeds of a chunk
-    were left to another survey running on the database (see `Claims`). On any exit, Ctrl-C
-    included, every row received so far is committed before the exception goes on.
+    `on_rows` sees each chunk of rows as it arrives. Seeds another survey of the database has
+    claimed are left to it (see `Claims`), and `on_skipped` is told how many more are (or, as
+    negative counts, fewer: a later pass goes over them again and takes those the other
+    survey gave up or never stored, until a pass takes none). On any exit, Ctrl-C included,
+    every row received so far is committed before the exception goes on.
     """
     engine_entry(game).variant_of(variant)  # a variant the game does not have fails here, not in a worker
     received: list[Row] = []
     last_commit = time.monotonic()
     solved = 0
+    budget = (time_limit, node_limit, table_mib)
     with Claims(store, game, variant, todo.retry_unknown) as claims:
+        work, skipped_before = todo, False
+        while True:
+            left = Skipped()
 
-        def claim(seeds: list[int]) -> list[int]:
-            mine = claims.take(seeds)
-            if len(mine) < len(seeds):
-                on_skipped(len(seeds) - len(mine))
-            return mine
+            def claim(seeds: list[int]) -> list[int]:
+                mine = claims.take(seeds, skipped_before)
+                left.add(seed for seed in seeds if seed not in mine)
+                if skipped_before and mine:
+                    on_skipped(-len(mine))
+                elif not skipped_before and len(mine) < len(seeds):
+                    on_skipped(len(seeds) - len(mine))
+                return mine
 
-        try:
-            for rows in run_tasks(solve_chunk, tasks(game, variant, todo, (time_limit, node_limit, table_mib), jobs,
-                                                     claim)):
-                received += rows
-                solved += len(rows)
-                on_rows(rows)
-                if time.monotonic() - last_commit >= COMMIT_EVERY:
-                    store.add(received)
-                    received, last_commit = [], time.monotonic()
-        finally:
-            store.add(received)  # idempotent if an interrupt came just after a commit
-    return solved
+            try:
+                # a later pass asks in large blocks: most of its seeds are stored or still claimed
+                ahead = LATER_PASS_BLOCK if skipped_before else 1
+                for rows in run_tasks(solve_chunk, tasks(game, variant, work, budget, jobs, claim, ahead)):
+                    received += rows
+                    solved += len(rows)
+                    on_rows(rows)
+                    if time.monotonic() - last_commit >= COMMIT_EVERY:
+                        store.add(received, claims.owner)
+                        received, last_commit = [], time.monotonic()
+            finally:
+                store.add(received, claims.owner)  # idempotent if an interrupt came just after a commit
+                received = []
+            if not left.count or (skipped_before and left.count == work.count):
+                return solved
+            work, skipped_before = left, True
+
+
+class Skipped:
+    """Seeds a survey left to others, ascending, kept as runs of consecutive seeds (a range may
+    hold more seeds than memory); iterated and counted as `Pending` is, for a later pass."""
+
+    def __init__(self):
+        self.runs: list[list[int]] = []
+        self.count = 0
+
+    def add(self, seeds: Iterable[int]) -> None:
+        for seed in seeds:
+            if self.runs and self.runs[-1][1] == seed - 1:
+                self.runs[-1][1] = seed
+            else:
+                self.runs.append([seed, seed])
+            self.count += 1
+
+    def __iter__(self) -> Iterator[int]:
+        for first, last in self.runs:
+            yield from range(first, last + 1)

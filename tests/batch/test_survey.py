@@ -248,6 +248,10 @@ def test_the_survey_says_how_many_seeds_it_left_to_another(tmp_path):
     assert ("seeds 1-6: 4 deals (4 solved now, 0 stored before or by another survey; 2 left to another survey "
             "running on the database)") in result.stdout, result.output
     assert json.loads(run("--seeds", "1-6", "--db", db, "--json").stdout)["skipped"] == 2
+    result = run("--seeds", "2-3", "--db", db)  # every seed left to the other: the share was None * 100
+    assert result.exit_code == 0, result.output
+    assert "0 deals (0 solved now, 0 stored before or by another survey; 2 left" in result.stdout
+    assert "winnable - (no deal of the range stored yet)" in result.stdout
 
 
 def test_a_claim_counts_for_nothing_once_its_process_is_gone_or_it_has_lapsed(tmp_path):
@@ -262,16 +266,63 @@ def test_a_claim_counts_for_nothing_once_its_process_is_gone_or_it_has_lapsed(tm
         store.claim("twaalven", "", [5], other_survey(2**70))  # os.kill raised OverflowError
         with store.db:
             store.db.execute("UPDATE claims SET until = ? WHERE seed = 3", (time.time() - 1,))
-        assert store.claim("twaalven", "", [1, 2, 3, 4, 5, 6], "me") == [1, 3, 6]
+        with store.db:  # a blob where the owner should be: ended() split it and raised at every start
+            store.db.execute("INSERT INTO claims VALUES ('twaalven', '', 7, X'41', 1e18)")
+        assert store.claim("twaalven", "", [1, 2, 3, 4, 5, 6, 7], "me") == [1, 3, 6]
+        # storing a seed ends its claim; leaving gives up the rest (lapsed, not deleted: see claim)
+        store.add([Row("twaalven", "", 1, WINNABLE, "T", None, 1, 0.1, "dfs", "")], "me")
         store.release("me")
-        assert [seed for (seed,) in store.db.execute("SELECT seed FROM claims ORDER BY seed")] == [2, 4, 5]
-        # a survey starting drops the claims that count for nothing (seeds 7 and 8) and keeps the others
-        store.claim("twaalven", "", [7], other_survey(int(ended.stdout)))
-        store.claim("twaalven", "", [8], other_survey(host="elsewhere"))
-        with store.db:
-            store.db.execute("UPDATE claims SET until = ? WHERE seed = 8", (time.time() - 1,))
+        claims = store.db.execute("SELECT seed, until FROM claims WHERE owner = 'me' ORDER BY seed").fetchall()
+        assert claims == [(3, 0), (6, 0)]
+        # a survey starting drops the claims that count for nothing and keeps the others
+        store.claim("twaalven", "", [8], other_survey(int(ended.stdout)))
         store.drop_stale_claims()
-        assert [seed for (seed,) in store.db.execute("SELECT seed FROM claims ORDER BY seed")] == [2, 4, 5]
+        assert [seed for (seed,) in store.db.execute("SELECT seed FROM claims ORDER BY seed")] == [2, 4, 5, 7]
+
+
+def test_a_later_pass_takes_the_seeds_another_survey_gave_up_but_not_those_it_stored(tmp_path):
+    """A survey used to end with holes in its range when the one it left seeds to was
+    interrupted; a retry survey must not retry again a seed the other has just retried."""
+    with Store(str(tmp_path / "r.sqlite")) as store:
+        unknown = [Row("twaalven", "", seed, UNKNOWN, "", None, 1, 0.1, "dfs", "") for seed in (1, 2, 3)]
+        store.add(unknown)
+        assert store.claim("twaalven", "", [1, 2, 3, 4, 5], "other", retry_unknown=True) == [1, 2, 3, 4, 5]
+        store.add(unknown[:1], "other")  # seed 1 retried, unknown still; the others given up
+        store.release("other")
+        with store.db:
+            store.db.execute("DELETE FROM claims WHERE seed = 3")  # a third survey starting dropped it
+        assert store.claim("twaalven", "", [1, 2, 3, 4, 5, 6], "me", retry_unknown=True, skipped_before=True) == [
+            2, 4, 5, 6]
+
+
+def test_a_survey_ends_with_no_hole_when_the_survey_it_left_seeds_to_is_interrupted(tmp_path, monkeypatch):
+    db = str(tmp_path / "r.sqlite")
+    with Store(db) as store:
+        store.claim("twaalven", "", [3, 4, 5], "other")
+        left = []
+
+        def the_other_survey_interrupted_meanwhile(count):
+            left.append(count)
+            if len(left) == 1:
+                store.release("other")
+
+        todo = surveying.pending(store, "twaalven", "", range(1, 11))
+        with surveying.workers(1) as run_tasks:
+            solved = surveying.run(store, "twaalven", "", todo, run_tasks,
+                                   on_skipped=the_other_survey_interrupted_meanwhile)
+        assert solved == 10 and sum(left) == 0 and left[0] > 0
+        assert sorted(row.seed for row in store.rows()) == list(range(1, 11))
+        assert store.db.execute("SELECT count(*) FROM claims").fetchone()[0] == 0
+
+
+def test_a_claims_table_of_other_columns_is_refused(tmp_path):
+    db = str(tmp_path / "r.sqlite")
+    Store(db).close()
+    with closing(sqlite3.connect(db)) as connection:
+        connection.executescript("DROP TABLE claims; CREATE TABLE claims (game, variant, seed, until, owner);")
+    with pytest.raises(surveying.StoreError, match="its table claims has the columns game, variant, seed, until, owner"):
+        Store(db)
+    Store(db, read_only=True).close()  # report does not read it
 
 
 def test_a_running_survey_renews_its_claims(tmp_path, monkeypatch):
@@ -284,7 +335,7 @@ def test_a_running_survey_renews_its_claims(tmp_path, monkeypatch):
             while store.db.execute("SELECT min(until) FROM claims").fetchone()[0] <= first:
                 assert time.monotonic() < deadline, "the claims were not renewed"
                 time.sleep(0.05)
-        assert store.db.execute("SELECT count(*) FROM claims").fetchone()[0] == 0
+        assert store.db.execute("SELECT max(until) FROM claims").fetchone()[0] == 0  # given up on leaving
 
 
 def test_quick_deals_still_go_many_to_a_task(tmp_path):
