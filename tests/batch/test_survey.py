@@ -338,6 +338,30 @@ def test_a_running_survey_renews_its_claims(tmp_path, monkeypatch):
         assert store.db.execute("SELECT max(until) FROM claims").fetchone()[0] == 0  # given up on leaving
 
 
+def test_workers_hand_out_few_slow_tasks_ahead_and_many_quick_ones():
+    """A survey claims its seeds as it hands them out: one of slow deals with --jobs 2 handed out
+    128 tasks at once and left a survey started beside it nothing to do."""
+    pulled = []
+
+    def sleeps(seconds: float, count: int):
+        for _ in range(count):
+            pulled.append(seconds)
+            yield seconds
+
+    with surveying.workers(2) as run_tasks:
+        slow = run_tasks(time.sleep, sleeps(0.3, 20))
+        next(slow)
+        assert len(pulled) <= 2 * surveying.FIRST_WINDOW + 1
+        slow.close()
+    pulled.clear()
+    with surveying.workers(2) as run_tasks:
+        quick = run_tasks(time.sleep, sleeps(0, 2000))
+        for _ in range(200):
+            next(quick)
+        assert len(pulled) - 200 >= surveying.WINDOW
+        quick.close()
+
+
 def test_quick_deals_still_go_many_to_a_task(tmp_path):
     with Store(str(tmp_path / "r.sqlite")) as store:
         todo = surveying.pending(store, "twaalven", "", range(1, 10_001))
