@@ -54,9 +54,10 @@ CHUNK_SECONDS = 1.0
 #: task of a range at once, and a range may hold more seeds than memory.
 WINDOW = 64
 #: ... and at first: the window doubles with each task that ends while the tasks so far have
-#: taken less than QUICK_TASK seconds of a worker on average. Quick tasks need many in flight to keep the workers busy (two a worker took a
-#: Twaalven survey 1.8 times as long), but a survey claims its seeds as it hands them out (see
-#: `Claims`), and a survey of slow deals far ahead of its workers left another nothing to do.
+#: taken less than QUICK_TASK seconds of a worker on average. Quick tasks need many in flight to
+#: keep the workers busy (two a worker took a Twaalven survey 1.8 times as long), but a survey
+#: claims its seeds as it hands them out (see `Claims`), and a survey of slow deals far ahead of
+#: its workers left another nothing to do.
 FIRST_WINDOW = 2
 QUICK_TASK = 0.05
 CONNECT_TIMEOUT = "10s"  # to reach a Dask scheduler
@@ -513,7 +514,8 @@ class Store:
             with self.db:
                 owners = [owner for (owner,) in self.db.execute("SELECT DISTINCT owner FROM claims")]
                 self.db.execute("DELETE FROM claims WHERE until <= ?", (time.time(),))
-                self.db.executemany("DELETE FROM claims WHERE owner = ?", [(owner,) for owner in owners if ended(owner)])
+                self.db.executemany("DELETE FROM claims WHERE owner = ?",
+                                    [(owner,) for owner in owners if ended(owner)])
 
         self._waiting(delete)
 
@@ -908,7 +910,7 @@ class Claims:
                     with connection:
                         connection.execute("UPDATE claims SET until = ? WHERE owner = ?",
                                            (time.time() + CLAIM_SECONDS, self.owner))
-                except sqlite3.OperationalError:  # locked past LOCK_SECONDS: the next turn tries again
+                except sqlite3.OperationalError:  # locked past RENEW_WAIT: the next turn tries again
                     continue
         finally:
             connection.close()
@@ -955,7 +957,8 @@ def run(
 
             def claim(seeds: list[int]) -> list[int]:
                 mine = claims.take(seeds, skipped_before)
-                left.add(seed for seed in seeds if seed not in mine)
+                taken = set(mine)
+                left.add(seed for seed in seeds if seed not in taken)
                 if skipped_before and mine:
                     on_skipped(-len(mine))
                 elif not skipped_before and len(mine) < len(seeds):

@@ -320,7 +320,7 @@ def test_a_claims_table_of_other_columns_is_refused(tmp_path):
     Store(db).close()
     with closing(sqlite3.connect(db)) as connection:
         connection.executescript("DROP TABLE claims; CREATE TABLE claims (game, variant, seed, until, owner);")
-    with pytest.raises(surveying.StoreError, match="its table claims has the columns game, variant, seed, until, owner"):
+    with pytest.raises(surveying.StoreError, match="table claims has the columns game, variant, seed, until, owner"):
         Store(db)
     Store(db, read_only=True).close()  # report does not read it
 
