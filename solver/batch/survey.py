@@ -485,7 +485,7 @@ class Store:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 now = time.time()
-                claimed = {seed: until > now and holder != owner and not ended(holder) for seed, holder, until in
+                claimed = {seed: live(until, now) and holder != owner and not ended(holder) for seed, holder, until in
                            self.db.execute("SELECT seed, owner, until FROM claims WHERE game = ? AND variant = ? "
                                            "AND seed BETWEEN ? AND ?", (game, variant, seeds[0], seeds[-1]))}
                 window = range(seeds[0], seeds[-1] + 1)
@@ -508,15 +508,16 @@ class Store:
         return free
 
     def drop_stale_claims(self) -> None:
-        """Deletes the claims that count for nothing: lapsed, or of a survey that has ended (see
-        `ended`), so that crashed surveys leave no rows behind for good."""
+        """Deletes the claims that count for nothing: lapsed (see `live`), or of a survey that has
+        ended (see `ended`), so that crashed surveys leave no rows behind for good."""
         def delete() -> None:
             with self.db:
                 owners = [owner for (owner,) in self.db.execute("SELECT DISTINCT owner FROM claims")]
-                self.db.execute("DELETE FROM claims WHERE until <= ?", (time.time(),))
+                self.db.execute("DELETE FROM claims WHERE NOT live(until, ?)", (time.time(),))
                 self.db.executemany("DELETE FROM claims WHERE owner = ?",
                                     [(owner,) for owner in owners if ended(owner)])
 
+        self.db.create_function("live", 2, live, deterministic=True)
         self._waiting(delete)
 
     def release(self, owner: str) -> None:
@@ -728,7 +729,8 @@ def workers(jobs: int, cluster: str | None = None) -> Iterator[Mapper]:
         yield lambda function, tasks, ordered=False: map(function, tasks)
     else:
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        pool = multiprocessing.get_context(method).Pool(jobs, initializer=_worker_start, initargs=(os.getpid(),))
+        with ctrl_c_deferred():  # raised inside the fork's logging hook, an interrupt was lost (exit 0)
+            pool = multiprocessing.get_context(method).Pool(jobs, initializer=_worker_start, initargs=(os.getpid(),))
         try:
             yield lambda function, tasks, ordered=False: _as_they_end(pool, function, tasks, jobs, ordered)
         finally:
@@ -739,18 +741,20 @@ def workers(jobs: int, cluster: str | None = None) -> Iterator[Mapper]:
 
 @contextmanager
 def ctrl_c_deferred() -> Iterator[None]:
-    """Runs the block to its end: a Ctrl-C meanwhile is raised as KeyboardInterrupt once it has
-    (only the main thread receives signals, and a handler not set from Python cannot be put back;
-    elsewhere the block runs as it is)."""
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+    """Runs the block to its end: a Ctrl-C meanwhile (or a SIGTERM, which the command line takes
+    as one) is raised as KeyboardInterrupt once it has (only the main thread receives signals,
+    and a handler not set from Python cannot be put back; elsewhere the block runs as it is)."""
+    deferred = [signum for signum in (signal.SIGINT, signal.SIGTERM) if callable(signal.getsignal(signum))]
+    if threading.current_thread() is not threading.main_thread() or signal.SIGINT not in deferred:
         yield
         return
     pressed = []
-    previous = signal.signal(signal.SIGINT, lambda *_: pressed.append(True))
+    previous = {signum: signal.signal(signum, lambda *_: pressed.append(True)) for signum in deferred}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
     if pressed:
         raise KeyboardInterrupt
 
@@ -857,6 +861,12 @@ def pending(store: Store, game: str, variant: str, seeds: range, retry_unknown: 
     return Pending(store, game, variant, seeds, retry_unknown, seeds.stop - seeds.start - done)
 
 
+def live(until, now: float) -> bool:
+    """Whether a claim that lapses at `until` holds at `now`: a number no further ahead than a
+    renewal sets it (a hand-edited 1e18 or 'abc' held its seed for good, or broke the survey)."""
+    return isinstance(until, (int, float)) and now < until <= now + CLAIM_SECONDS + RENEW_SECONDS
+
+
 def ended(owner: str) -> bool:
     """Whether the survey a claim's `owner` names is known to be over: it ran on this host and
     its process is gone (killed with -9, say, and the survey rerun at once to resume)."""
@@ -866,6 +876,8 @@ def ended(owner: str) -> bool:
         host, _, pid, _ = owner.split(" ")
         if host != socket.gethostname():
             return False
+        if int(pid) <= 0:  # no process: os.kill would signal a process group
+            return True
         os.kill(int(pid), 0)
     except ProcessLookupError:
         return True

@@ -267,13 +267,16 @@ def test_a_claim_counts_for_nothing_once_its_process_is_gone_or_it_has_lapsed(tm
         with store.db:
             store.db.execute("UPDATE claims SET until = ? WHERE seed = 3", (time.time() - 1,))
         with store.db:  # a blob where the owner should be: ended() split it and raised at every start
-            store.db.execute("INSERT INTO claims VALUES ('twaalven', '', 7, X'41', 1e18)")
-        assert store.claim("twaalven", "", [1, 2, 3, 4, 5, 6, 7], "me") == [1, 3, 6]
+            store.db.execute("INSERT INTO claims VALUES ('twaalven', '', 7, X'41', ?)", (time.time() + 100,))
+            # lapsing at no time, or far beyond any renewal: they held their seeds for good, or raised
+            store.db.executemany("INSERT INTO claims VALUES ('twaalven', '', ?, 'x', ?)", [(9, "abc"), (10, 1e18)])
+        store.claim("twaalven", "", [11], other_survey(-1))  # os.kill(-1, 0) signals every process we may
+        assert store.claim("twaalven", "", [1, 2, 3, 4, 5, 6, 7, 9, 10, 11], "me") == [1, 3, 6, 9, 10, 11]
         # storing a seed ends its claim; leaving gives up the rest (lapsed, not deleted: see claim)
         store.add([Row("twaalven", "", 1, WINNABLE, "T", None, 1, 0.1, "dfs", "")], "me")
         store.release("me")
         claims = store.db.execute("SELECT seed, until FROM claims WHERE owner = 'me' ORDER BY seed").fetchall()
-        assert claims == [(3, 0), (6, 0)]
+        assert claims == [(3, 0), (6, 0), (9, 0), (10, 0), (11, 0)]
         # a survey starting drops the claims that count for nothing and keeps the others
         store.claim("twaalven", "", [8], other_survey(int(ended.stdout)))
         store.drop_stale_claims()
@@ -492,6 +495,23 @@ def test_ordered_results_keep_the_order_of_the_tasks_when_the_first_ends_last(mo
 
 def refuse(task):
     raise ValueError(f"task {task} refused")
+
+
+def test_a_sigterm_while_the_pool_starts_is_raised_once_it_has_started():
+    """The command line takes SIGTERM as Ctrl-C; raised inside the fork's logging hook as the
+    pool started its workers, it was lost, and the survey ran to its end (exit 0)."""
+    from cli.main import terminated
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    started = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with surveying.ctrl_c_deferred():
+                os.kill(os.getpid(), signal.SIGTERM)
+                started.append(True)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert started and signal.getsignal(signal.SIGTERM) is previous
 
 
 def test_a_second_ctrl_c_while_the_pool_stops_still_stops_its_workers(monkeypatch):
