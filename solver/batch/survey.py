@@ -435,9 +435,10 @@ class Store:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def add(self, rows: list[Row], owner: str | None = None) -> None:
+    def add(self, rows: list[Row], owner: str | None = None, retried: bool = False) -> None:
         """Stores rows in one transaction, and ends `owner`'s claims on their seeds in it (see
-        `Claims`). A seed already stored keeps its first row, unless
+        `Claims`; `retried`: marks them retried now instead, see `claim`). A seed already stored
+        keeps its first row, unless
         that row is `unknown` and the new one proves no less (a retry with a bigger budget
         replaces it; see `proves_no_less`), or it left a starter undecided and the new one
         decides every starter; and then it keeps its score and line where they are
@@ -462,8 +463,13 @@ class Store:
                     rows,
                 )
                 if owner is not None:
-                    self.db.executemany("DELETE FROM claims WHERE game = ? AND variant = ? AND seed = ? AND owner = ?",
-                                        [(row.game, row.variant, row.seed, owner) for row in rows])
+                    where = "WHERE game = ? AND variant = ? AND seed = ? AND owner = ?"
+                    keys = [(row.game, row.variant, row.seed, owner) for row in rows]
+                    if retried:  # the time, negated: a mark that other retry surveys under way read
+                        marked = -time.time()
+                        self.db.executemany(f"UPDATE claims SET until = ? {where}", [(marked, *key) for key in keys])
+                    else:
+                        self.db.executemany(f"DELETE FROM claims {where}", keys)
 
         if rows:
             self.db.create_function("proves_no_less", 7, proves_no_less, deterministic=True)
@@ -471,9 +477,11 @@ class Store:
             self._waiting(insert)
 
     def claim(self, game: str, variant: str, seeds: list[int], owner: str, retry_unknown: bool = False,
-              skipped_before: bool = False) -> list[int]:
+              skipped_before: bool = False, since: float = math.inf) -> list[int]:
         """The seeds of `seeds` (ascending) that are neither stored (see `done`) nor claimed by
         another survey that may still be running, now claimed by `owner`, in one transaction.
+        A seed another retry survey has retried since `since` (the time this survey began; see
+        `add`) counts as stored: unknown again, it was retried twice.
 
         With `skipped_before`, `seeds` are seeds this survey left to others earlier: it takes
         those whose claim was given up (the survey holding it was interrupted or is gone) and
@@ -485,17 +493,25 @@ class Store:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 now = time.time()
-                claimed = {seed: live(until, now) and holder != owner and not ended(holder) for seed, holder, until in
-                           self.db.execute("SELECT seed, owner, until FROM claims WHERE game = ? AND variant = ? "
-                                           "AND seed BETWEEN ? AND ?", (game, variant, seeds[0], seeds[-1]))}
+                held, given_up, retried = set(), set(), set()
+                for seed, holder, until in self.db.execute(
+                        "SELECT seed, owner, until FROM claims WHERE game = ? AND variant = ? AND seed BETWEEN ? AND ?",
+                        (game, variant, seeds[0], seeds[-1])):
+                    if isinstance(until, (int, float)) and until < 0:
+                        if -until >= since:
+                            retried.add(seed)
+                    elif live(until, now) and holder != owner and not ended(holder):
+                        held.add(seed)
+                    else:
+                        given_up.add(seed)
                 window = range(seeds[0], seeds[-1] + 1)
-                stored = self.done(game, variant, window, retry_unknown)
+                stored = self.done(game, variant, window, retry_unknown) | retried
                 if skipped_before:  # not claimed any more: stored by its survey, or a hole never stored
                     unclaimed_stored = self.done(game, variant, window)
-                    free[:] = [seed for seed in seeds if not claimed.get(seed, False) and seed not in stored
-                               and (seed in claimed or seed not in unclaimed_stored)]
+                    free[:] = [seed for seed in seeds if seed not in held and seed not in stored
+                               and (seed in given_up or seed not in unclaimed_stored)]
                 else:
-                    free[:] = [seed for seed in seeds if not claimed.get(seed, False) and seed not in stored]
+                    free[:] = [seed for seed in seeds if seed not in held and seed not in stored]
                 self.db.executemany("INSERT OR REPLACE INTO claims VALUES (?, ?, ?, ?, ?)",
                                     [(game, variant, seed, owner, now + CLAIM_SECONDS) for seed in free])
                 self.db.commit()
@@ -525,8 +541,8 @@ class Store:
         not store (an interrupt came first) are marked lapsed, not deleted, so that a survey
         that skipped them can tell them from seeds their survey stored (see `claim`)."""
         def lapse() -> None:
-            with self.db:
-                self.db.execute("UPDATE claims SET until = 0 WHERE owner = ?", (owner,))
+            with self.db:  # (retry marks, below 0, kept)
+                self.db.execute("UPDATE claims SET until = 0 WHERE owner = ? AND NOT until < 0", (owner,))
 
         self._waiting(lapse)
 
@@ -896,6 +912,7 @@ class Claims:
     def __init__(self, store: Store, game: str, variant: str, retry_unknown: bool):
         self.store, self.game, self.variant, self.retry_unknown = store, game, variant, retry_unknown
         self.owner = f"{socket.gethostname()} pid {os.getpid()} {secrets.token_hex(4)}"
+        self.since = time.time()
         self._over = threading.Event()
         self._keeper = threading.Thread(target=self._renew, name="survey claims", daemon=True)
 
@@ -911,7 +928,8 @@ class Claims:
 
     def take(self, seeds: list[int], skipped_before: bool = False) -> list[int]:
         """The seeds of `seeds` this survey is to solve, claimed (see `Store.claim`)."""
-        return self.store.claim(self.game, self.variant, seeds, self.owner, self.retry_unknown, skipped_before)
+        return self.store.claim(self.game, self.variant, seeds, self.owner, self.retry_unknown, skipped_before,
+                                self.since)
 
     def _renew(self) -> None:
         # A short wait for the lock: a turn missed is tried again, and the survey's end waits for it.
@@ -920,7 +938,7 @@ class Claims:
             while not self._over.wait(RENEW_SECONDS):
                 try:
                     with connection:
-                        connection.execute("UPDATE claims SET until = ? WHERE owner = ?",
+                        connection.execute("UPDATE claims SET until = ? WHERE owner = ? AND NOT until < 0",
                                            (time.time() + CLAIM_SECONDS, self.owner))
                 except sqlite3.OperationalError:  # locked past RENEW_WAIT: the next turn tries again
                     continue
@@ -985,10 +1003,11 @@ def run(
                     solved += len(rows)
                     on_rows(rows)
                     if time.monotonic() - last_commit >= COMMIT_EVERY:
-                        store.add(received, claims.owner)
+                        store.add(received, claims.owner, todo.retry_unknown)
                         received, last_commit = [], time.monotonic()
             finally:
-                store.add(received, claims.owner)  # idempotent if an interrupt came just after a commit
+                # idempotent if an interrupt came just after a commit
+                store.add(received, claims.owner, todo.retry_unknown)
                 received = []
             if not left.count or (skipped_before and left.count == work.count):
                 return solved
