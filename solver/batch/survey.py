@@ -525,7 +525,8 @@ class Store:
 
     def drop_stale_claims(self) -> None:
         """Deletes the claims that count for nothing: lapsed (see `live`), or of a survey that has
-        ended (see `ended`), so that crashed surveys leave no rows behind for good."""
+        ended (see `ended`), so that crashed surveys leave no rows behind for good; and the retry
+        marks (see `add`), which a survey starting now would not heed."""
         def delete() -> None:
             with self.db:
                 owners = [owner for (owner,) in self.db.execute("SELECT DISTINCT owner FROM claims")]
