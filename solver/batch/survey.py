@@ -906,9 +906,10 @@ def ended(owner: str) -> bool:
 class Claims:
     """This survey's claims on the seeds it hands out (`Store.claim`), so that another survey of
     the same database skips them: two surveys run at once had solved the same seeds side by side.
-    A claim ends with its seed's row (`Store.add` with the owner). While the block runs, a thread
-    renews the others every RENEW_SECONDS on a connection of its own; leaving it gives up those
-    left (`Store.release`)."""
+    A claim ends with its seed's row (`Store.add` with the owner; a retry survey's stays as a
+    mark that the seed was retried, heeded by the other retry surveys under way). While the
+    block runs, a thread renews the others every RENEW_SECONDS on a connection of its own;
+    leaving it gives up those left (`Store.release`)."""
 
     def __init__(self, store: Store, game: str, variant: str, retry_unknown: bool):
         self.store, self.game, self.variant, self.retry_unknown = store, game, variant, retry_unknown
