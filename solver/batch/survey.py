@@ -523,14 +523,16 @@ class Store:
             self._waiting(take)
         return free
 
-    def drop_stale_claims(self) -> None:
+    def drop_stale_claims(self, game: str, variant: str) -> None:
         """Deletes the claims that count for nothing: lapsed (see `live`), or of a survey that has
         ended (see `ended`), so that crashed surveys leave no rows behind for good; and the retry
-        marks (see `add`), which a survey starting now would not heed."""
+        marks (see `add`) of `game` and `variant`, which a survey of them starting now would not
+        heed (those of another variant may matter to a retry survey of it under way)."""
         def delete() -> None:
             with self.db:
                 owners = [owner for (owner,) in self.db.execute("SELECT DISTINCT owner FROM claims")]
-                self.db.execute("DELETE FROM claims WHERE NOT live(until, ?)", (time.time(),))
+                self.db.execute("DELETE FROM claims WHERE NOT live(until, ?) AND (NOT until < 0 OR "
+                                "(game = ? AND variant = ?))", (time.time(), game, variant))
                 self.db.executemany("DELETE FROM claims WHERE owner = ?",
                                     [(owner,) for owner in owners if ended(owner)])
 
@@ -919,7 +921,7 @@ class Claims:
         self._keeper = threading.Thread(target=self._renew, name="survey claims", daemon=True)
 
     def __enter__(self) -> Claims:
-        self.store.drop_stale_claims()
+        self.store.drop_stale_claims(self.game, self.variant)
         self._keeper.start()
         return self
 

@@ -279,8 +279,14 @@ def test_a_claim_counts_for_nothing_once_its_process_is_gone_or_it_has_lapsed(tm
         assert claims == [(3, 0), (6, 0), (9, 0), (10, 0), (11, 0)]
         # a survey starting drops the claims that count for nothing and keeps the others
         store.claim("twaalven", "", [8], other_survey(int(ended.stdout)))
-        store.drop_stale_claims()
-        assert [seed for (seed,) in store.db.execute("SELECT seed FROM claims ORDER BY seed")] == [2, 4, 5, 7]
+        store.claim("twaalven", "players=3", [1, 2], other_survey(host="elsewhere"))
+        retried = Row("twaalven", "players=3", 1, UNKNOWN, "", None, 1, 0.1, "dfs", "")
+        store.add([retried], other_survey(host="elsewhere"), retried=True)  # a mark: see claim
+        store.drop_stale_claims("twaalven", "")
+        assert store.db.execute("SELECT variant, seed FROM claims ORDER BY variant, seed").fetchall() == [
+            ("", 2), ("", 4), ("", 5), ("", 7), ("players=3", 1), ("players=3", 2)]
+        store.drop_stale_claims("twaalven", "players=3")
+        assert [seed for (seed,) in store.db.execute("SELECT seed FROM claims WHERE variant != ''")] == [2]
 
 
 def test_a_later_pass_takes_the_seeds_another_survey_gave_up_but_not_those_it_stored(tmp_path):
