@@ -103,6 +103,8 @@ CLAIM_COLUMNS = ("game", "variant", "seed", "owner", "until")
 #: A claim lapses this many seconds after it was made or last renewed: a survey that ended
 #: without releasing its claims (its host went down) holds up no other for longer.
 CLAIM_SECONDS = 600.0
+#: A retry survey's marks on the seeds it retried are kept this long (see `Store.add`).
+MARK_SECONDS = 7 * 24 * 3600.0
 #: A survey's later pass over the seeds it left to others asks for them this many chunks at a time.
 LATER_PASS_BLOCK = 4096
 #: A running survey renews its claims this often (from a thread: one deal may take hours), each
@@ -497,8 +499,8 @@ class Store:
                 for seed, holder, until in self.db.execute(
                         "SELECT seed, owner, until FROM claims WHERE game = ? AND variant = ? AND seed BETWEEN ? AND ?",
                         (game, variant, seeds[0], seeds[-1])):
-                    if isinstance(until, (int, float)) and until < 0:
-                        if -until >= since:
+                    if (marked := mark_time(until, now)) is not None:
+                        if marked >= since:
                             retried.add(seed)
                     elif live(until, now) and holder != owner and not ended(holder):
                         held.add(seed)
@@ -523,20 +525,22 @@ class Store:
             self._waiting(take)
         return free
 
-    def drop_stale_claims(self, game: str, variant: str) -> None:
+    def drop_stale_claims(self) -> None:
         """Deletes the claims that count for nothing: lapsed (see `live`), or of a survey that has
-        ended (see `ended`), so that crashed surveys leave no rows behind for good; and the retry
-        marks (see `add`) of `game` and `variant`, which a survey of them starting now would not
-        heed (those of another variant may matter to a retry survey of it under way)."""
+        ended (see `ended`), so that crashed surveys leave no rows behind for good. Retry marks
+        (see `add`) are kept for MARK_SECONDS: a retry survey under way may heed them, and one
+        begun after them does not."""
         def delete() -> None:
+            now = time.time()
             with self.db:
                 owners = [owner for (owner,) in self.db.execute("SELECT DISTINCT owner FROM claims")]
-                self.db.execute("DELETE FROM claims WHERE NOT live(until, ?) AND (NOT until < 0 OR "
-                                "(game = ? AND variant = ?))", (time.time(), game, variant))
-                self.db.executemany("DELETE FROM claims WHERE owner = ?",
-                                    [(owner,) for owner in owners if ended(owner)])
+                self.db.execute("DELETE FROM claims WHERE NOT live(until, ?) AND mark_time(until, ?) IS NULL",
+                                (now, now))
+                self.db.executemany("DELETE FROM claims WHERE owner = ? AND mark_time(until, ?) IS NULL",
+                                    [(owner, now) for owner in owners if ended(owner)])
 
         self.db.create_function("live", 2, live, deterministic=True)
+        self.db.create_function("mark_time", 2, mark_time, deterministic=True)
         self._waiting(delete)
 
     def release(self, owner: str) -> None:
@@ -886,6 +890,14 @@ def live(until, now: float) -> bool:
     return isinstance(until, (int, float)) and now < until <= now + CLAIM_SECONDS + RENEW_SECONDS
 
 
+def mark_time(until, now: float) -> float | None:
+    """When the retry mark `until` (a claim's time, negated: see `Store.add`) was made, if it is
+    one made within MARK_SECONDS of `now`; None for a claim, or a mark too old or impossible."""
+    if not isinstance(until, (int, float)) or not now - MARK_SECONDS <= -until <= now + RENEW_SECONDS:
+        return None
+    return -until
+
+
 def ended(owner: str) -> bool:
     """Whether the survey a claim's `owner` names is known to be over: it ran on this host and
     its process is gone (killed with -9, say, and the survey rerun at once to resume)."""
@@ -921,7 +933,7 @@ class Claims:
         self._keeper = threading.Thread(target=self._renew, name="survey claims", daemon=True)
 
     def __enter__(self) -> Claims:
-        self.store.drop_stale_claims(self.game, self.variant)
+        self.store.drop_stale_claims()
         self._keeper.start()
         return self
 

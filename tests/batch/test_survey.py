@@ -279,14 +279,18 @@ def test_a_claim_counts_for_nothing_once_its_process_is_gone_or_it_has_lapsed(tm
         assert claims == [(3, 0), (6, 0), (9, 0), (10, 0), (11, 0)]
         # a survey starting drops the claims that count for nothing and keeps the others
         store.claim("twaalven", "", [8], other_survey(int(ended.stdout)))
-        store.claim("twaalven", "players=3", [1, 2], other_survey(host="elsewhere"))
-        retried = Row("twaalven", "players=3", 1, UNKNOWN, "", None, 1, 0.1, "dfs", "")
-        store.add([retried], other_survey(host="elsewhere"), retried=True)  # a mark: see claim
-        store.drop_stale_claims("twaalven", "")
+        # retry marks stay, for a retry survey under way (see claim): of a survey that has ended too,
+        # but not older than MARK_SECONDS (nor from the future)
+        store.claim("twaalven", "players=3", [1, 2, 3, 4], other_survey(int(ended.stdout)))
+        retried = [Row("twaalven", "players=3", seed, UNKNOWN, "", None, 1, 0.1, "dfs", "") for seed in (1, 2, 3)]
+        store.add(retried, other_survey(int(ended.stdout)), retried=True)
+        with store.db:
+            store.db.execute("UPDATE claims SET until = ? WHERE seed = 2 AND variant != ''",
+                             (surveying.MARK_SECONDS - time.time() + 5,))
+            store.db.execute("UPDATE claims SET until = -1e18 WHERE seed = 3 AND variant != ''")
+        store.drop_stale_claims()
         assert store.db.execute("SELECT variant, seed FROM claims ORDER BY variant, seed").fetchall() == [
-            ("", 2), ("", 4), ("", 5), ("", 7), ("players=3", 1), ("players=3", 2)]
-        store.drop_stale_claims("twaalven", "players=3")
-        assert [seed for (seed,) in store.db.execute("SELECT seed FROM claims WHERE variant != ''")] == [2]
+            ("", 2), ("", 4), ("", 5), ("", 7), ("players=3", 1)]
 
 
 def test_a_later_pass_takes_the_seeds_another_survey_gave_up_but_not_those_it_stored(tmp_path):
