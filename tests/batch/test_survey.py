@@ -325,7 +325,7 @@ def test_two_retry_surveys_at_once_retry_each_seed_once(tmp_path):
         assert surveying.Claims(store, "twaalven", "", retry_unknown=True).take([1, 2]) == [1, 2]  # begun after
 
 
-def test_a_survey_ends_with_no_hole_when_the_survey_it_left_seeds_to_is_interrupted(tmp_path, monkeypatch):
+def test_a_survey_ends_with_no_hole_when_the_survey_it_left_seeds_to_is_interrupted(tmp_path):
     db = str(tmp_path / "r.sqlite")
     with Store(db) as store:
         store.claim("twaalven", "", [3, 4, 5], "other")
