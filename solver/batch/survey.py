@@ -674,7 +674,10 @@ def engine_entry(game: str):
 
 def solve_seed(entry, variant: str, seed: int, budget: Budget) -> tuple[Row, object, object]:
     """Deals and solves one seed of a variant (its label, see `GameEntry.variant_label`: the
-    rules' options and the solve options); returns its row, the deal and the SolveResult."""
+    rules' options and the solve options); returns its row, the deal and the SolveResult. The
+    kernel's table is made before the row's clock starts, as the commands and benchmarks make it:
+    each worker's first row counted its making (0.06 s of Stapelen's, seconds of a 4 GiB one)."""
+    entry.engine.set_up(budget)
     start = time.perf_counter()
     position = entry.rules.deal(seed, **entry.variant_of(variant))
     result = entry.engine.solve(position, budget, **entry.variant_of(variant, "solve"))

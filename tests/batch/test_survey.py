@@ -392,6 +392,22 @@ def test_workers_hand_out_few_slow_tasks_ahead_and_many_quick_ones():
         quick.close()
 
 
+def test_a_rows_seconds_leave_out_the_making_of_the_table(monkeypatch):
+    """Each worker's first row counted the table's making (seconds for a 4 GiB one)."""
+    entry = game("stapelen")
+    made, make = [], entry.engine.set_up
+
+    def slow_the_first_time(budget):
+        if not made:
+            made.append(True)
+            time.sleep(0.5)
+        make(budget)
+
+    monkeypatch.setattr(entry.engine, "set_up", slow_the_first_time)
+    row, _, _ = surveying.solve_seed(entry, "", 1, Budget(30.0))
+    assert made and row.verdict == WINNABLE and row.seconds < 0.4
+
+
 def test_quick_deals_still_go_many_to_a_task(tmp_path):
     with Store(str(tmp_path / "r.sqlite")) as store:
         todo = surveying.pending(store, "twaalven", "", range(1, 10_001))
