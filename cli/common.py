@@ -18,7 +18,7 @@ import time
 import click
 
 from puzzles.errors import WinnableError
-from puzzles.text import DECIMAL
+from puzzles.text import decimal
 from solver.batch.files import new_file_folder
 from solver.contract import GameEntry, Option
 from solver.parallel import MAX_JOBS, usable_cores
@@ -128,8 +128,11 @@ class Whole(click.IntRange):
     name = "integer"
 
     def convert(self, value, param, ctx):
-        if isinstance(value, str) and not DECIMAL.fullmatch(value.strip()):
-            self.fail(f"{value!r} is not a valid integer.", param, ctx)
+        if isinstance(value, str):
+            try:
+                value = decimal(value)
+            except ValueError:
+                self.fail(f"{value!r} is not a valid integer.", param, ctx)
         return super().convert(value, param, ctx)
 
 
