@@ -14,6 +14,7 @@ plain top-level functions (spawn-safe).
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
 import math
 import multiprocessing
@@ -495,6 +496,7 @@ class Store:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 now = time.time()
+                gone = functools.cache(ended)  # a block may hold thousands of one owner's claims
                 held, given_up, retried = set(), set(), set()
                 for seed, holder, until in self.db.execute(
                         "SELECT seed, owner, until FROM claims WHERE game = ? AND variant = ? AND seed BETWEEN ? AND ?",
@@ -502,7 +504,7 @@ class Store:
                     if (marked := mark_time(until, now)) is not None:
                         if marked >= since:
                             retried.add(seed)
-                    elif live(until, now) and holder != owner and not ended(holder):
+                    elif live(until, now) and holder != owner and not gone(holder):
                         held.add(seed)
                     else:
                         given_up.add(seed)
@@ -770,10 +772,10 @@ def ctrl_c_deferred() -> Iterator[None]:
     """Runs the block to its end: a Ctrl-C meanwhile (or a SIGTERM, which the command line takes
     as one) is raised as KeyboardInterrupt once it has (only the main thread receives signals,
     and a handler not set from Python cannot be put back; elsewhere the block runs as it is)."""
-    deferred = [signum for signum in (signal.SIGINT, signal.SIGTERM) if callable(signal.getsignal(signum))]
-    if threading.current_thread() is not threading.main_thread() or signal.SIGINT not in deferred:
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
         yield
         return
+    deferred = [signal.SIGINT] + [signal.SIGTERM] * callable(signal.getsignal(signal.SIGTERM))
     pressed = []
     previous = {signum: signal.signal(signum, lambda *_: pressed.append(True)) for signum in deferred}
     try:
